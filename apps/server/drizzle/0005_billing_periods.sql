@@ -1,0 +1,1 @@
+ALTER TABLE "credit_grants" ADD COLUMN "starts_at" timestamp with time zone;

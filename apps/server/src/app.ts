@@ -1,0 +1,149 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { agentRoutes } from './features/agents/routes';
+import { apiKeyRoutes } from './features/api-keys/routes';
+import { createMailer, type Mailer } from './features/auth/mailer';
+import { authRoutes } from './features/auth/routes';
+import { billingRoutes } from './features/billing/routes';
+import { connectionRoutes } from './features/connections/routes';
+import { conversationRoutes } from './features/conversations/routes';
+import { demosRoutes } from './features/demos/routes';
+import { evaluationRoutes } from './features/evaluation/routes';
+import { healthRoutes } from './features/health/routes';
+import { inboxRoutes } from './features/inbox/routes';
+import { knowledgeRoutes } from './features/knowledge/routes';
+import { openAiCompatRoutes } from './features/openai-compat/routes';
+import { providerRoutes } from './features/providers/routes';
+import { tenancyRoutes } from './features/tenancy/routes';
+import { themeRoutes } from './features/theme/routes';
+import { widgetRoutes } from './features/widget/routes';
+import type { Deps } from './platform/deps';
+import { installErrorHandler, sendError } from './platform/error-handler';
+import { installGuard, sessionCallerResolver } from './platform/guard';
+import { newSupportId } from './platform/ids';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  mailer: Mailer;
+}
+
+const repoRoot = () => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i += 1) {
+    if (existsSync(path.join(dir, 'apps', 'web'))) return dir;
+    dir = path.dirname(dir);
+  }
+  return process.cwd();
+};
+
+/** Builds the HTTP app around already-opened dependencies; `listen` is the caller's job. */
+export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    bodyLimit: deps.env.BODY_LIMIT_BYTES,
+    genReqId: () => newSupportId().slice(0, 16),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('deps', deps);
+  app.decorate('callerResolvers', [sessionCallerResolver]);
+
+  installErrorHandler(app);
+  installGuard(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(deps.redis ? { redis: deps.redis, nameSpace: 'sb:rl:' } : {}),
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: {
+        code: 'RATE_LIMIT_EXCEEDED',
+        message: `Too many requests. Try again in ${context.after}.`,
+        support_id: newSupportId(),
+      },
+    }),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Switchboard API',
+        description:
+          'Every error answers { "error": { "code", "message", "support_id" } }. Authenticate with the session cookie or a platform API key (Authorization: Bearer).',
+        version: '1.0.0',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  const mailer = createMailer(deps.db, deps.env, deps.log);
+  await app.register(healthRoutes);
+  await app.register(authRoutes(mailer));
+  await app.register(tenancyRoutes(mailer));
+  await app.register(themeRoutes);
+  await app.register(billingRoutes);
+  await app.register(agentRoutes);
+  await app.register(conversationRoutes);
+  await app.register(providerRoutes);
+  await app.register(knowledgeRoutes);
+  await app.register(apiKeyRoutes);
+  await app.register(openAiCompatRoutes);
+  await app.register(connectionRoutes);
+  await app.register(widgetRoutes);
+  await app.register(inboxRoutes);
+  await app.register(demosRoutes);
+  await app.register(evaluationRoutes);
+
+  await serveWebApp(app, deps);
+  return { app, mailer };
+};
+
+/** Serves the built single-page app and widget assets; unknown non-API paths get index.html. */
+const serveWebApp = async (app: FastifyInstance, deps: Deps) => {
+  const root = repoRoot();
+  const webDist = deps.env.WEB_DIST ?? path.join(root, 'apps', 'web', 'dist');
+  const widgetDist = deps.env.WIDGET_DIST ?? path.join(root, 'apps', 'widget', 'dist');
+  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.header('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+  if (existsSync(widgetDist)) {
+    await app.register(fastifyStatic, {
+      root: widgetDist,
+      prefix: '/widget-assets/',
+      decorateReply: false,
+      setHeaders: (res) => res.header('access-control-allow-origin', '*'),
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isApi = /^\/(api|v1|stripe|widget-assets)(\/|$)/.test(url);
+    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
+    }
+    return sendError(reply, 404, 'NOT_FOUND', `No route for ${request.method} ${url}`);
+  });
+};

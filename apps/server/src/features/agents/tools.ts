@@ -1,0 +1,101 @@
+import { lookup } from 'node:dns/promises';
+import { jsonSchema, type ToolSet, tool } from 'ai';
+import type { Deps } from '../../platform/deps';
+import { isPublicAddress, vetUrl } from '../../platform/safe-fetch';
+import type { AgentToolRow } from './schema';
+
+/**
+ * An agent's HTTP tools as AI SDK tools. The model sees the input schema minus the fields the user
+ * fixed by hand (manual mode); those are merged back before the call. GET sends the input as query
+ * values, other methods as a JSON body; `{field}` in the URL is replaced by the value.
+ */
+
+const TOOL_TIMEOUT_MS = 15_000;
+const MAX_RESPONSE_CHARS = 4000;
+
+const schemaForModel = (toolRow: AgentToolRow): Record<string, unknown> => {
+  const schema = toolRow.inputSchema as {
+    type?: string;
+    properties?: Record<string, unknown>;
+    required?: string[];
+  };
+  const fixed = new Set(Object.keys(toolRow.fixedValues ?? {}));
+  const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([name]) => !fixed.has(name)));
+  return {
+    type: 'object',
+    properties,
+    required: (schema.required ?? []).filter((name) => !fixed.has(name)),
+    additionalProperties: false,
+  };
+};
+
+/** Refuses private, loopback and link-local targets unless TOOLS_ALLOW_PRIVATE_URLS is set. */
+const vetToolUrl = async (deps: Deps, raw: string): Promise<URL> => {
+  const url = new URL(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('Tool URLs must be http or https');
+  if (deps.env.TOOLS_ALLOW_PRIVATE_URLS) return url;
+  vetUrl(raw);
+  const answers = await lookup(url.hostname.replace(/^\[|\]$/g, ''), { all: true });
+  if (!answers.length || answers.some((answer) => !isPublicAddress(answer.address))) {
+    throw new Error('The tool URL points to a private address');
+  }
+  return url;
+};
+
+export const callHttpTool = async (deps: Deps, toolRow: AgentToolRow, input: Record<string, unknown>) => {
+  const values = { ...input, ...(toolRow.fixedValues ?? {}) };
+  const used = new Set<string>();
+  const target = toolRow.url.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, name: string) => {
+    used.add(name);
+    return encodeURIComponent(String(values[name] ?? ''));
+  });
+  const url = await vetToolUrl(deps, target);
+  const rest = Object.fromEntries(Object.entries(values).filter(([name]) => !used.has(name)));
+  const headers: Record<string, string> = { accept: 'application/json, text/plain;q=0.9', ...toolRow.headers };
+  let body: string | undefined;
+  if (toolRow.method === 'GET' || toolRow.method === 'DELETE') {
+    for (const [name, value] of Object.entries(rest)) {
+      if (value !== null && value !== undefined) {
+        url.searchParams.set(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
+      }
+    }
+  } else {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(rest);
+  }
+  const response = await fetch(url, {
+    method: toolRow.method,
+    headers,
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(TOOL_TIMEOUT_MS),
+  });
+  const text = (await response.text()).slice(0, MAX_RESPONSE_CHARS);
+  let data: unknown = text;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // Plain text answers are passed on as they are.
+  }
+  if (!response.ok) return { error: `The tool answered with status ${response.status}`, status: response.status, data };
+  return data;
+};
+
+export const buildAgentTools = (deps: Deps, toolRows: AgentToolRow[]): ToolSet | undefined => {
+  if (!toolRows.length) return undefined;
+  const set: ToolSet = {};
+  for (const toolRow of toolRows) {
+    set[toolRow.name] = tool({
+      description: toolRow.description || `Calls ${toolRow.method} ${toolRow.url}`,
+      inputSchema: jsonSchema<Record<string, unknown>>(schemaForModel(toolRow) as never),
+      execute: async (input) => {
+        try {
+          return await callHttpTool(deps, toolRow, input ?? {});
+        } catch (error) {
+          return { error: error instanceof Error ? error.message : 'The tool call failed' };
+        }
+      },
+    });
+  }
+  return set;
+};

@@ -1,0 +1,125 @@
+/** Checkout, customer portal, subscription details and the access check. */
+import type { TCheckoutRequest } from '@switchboard/core';
+import { findPromotion } from '@switchboard/core';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
+import { users } from '../auth/schema';
+import { accounts, memberships, subaccounts } from '../tenancy/schema';
+import { ACTIVE_STATUSES, billingRow, ensureCustomer, hasActiveSubscription, providerFor } from './account';
+import { providerId, purchasableTier } from './catalog';
+import { billingAccounts } from './schema';
+
+export const invalidPlan = () =>
+  new AppError('BILLING_INVALID_PLAN', 'That plan is not available. Refresh and pick another plan.', {
+    field: 'priceId',
+  });
+
+/** Keeps a redirect on this site: a path, or a URL of the same origin. */
+const sameSite = (value: string | null | undefined, origin: string, fallback: string) => {
+  if (!value) return `${origin}${fallback}`;
+  try {
+    const url = new URL(value, origin);
+    return url.origin === new URL(origin).origin ? url.toString() : `${origin}${fallback}`;
+  } catch {
+    return `${origin}${fallback}`;
+  }
+};
+
+export type CheckoutAnswer =
+  | { url: string }
+  | { useUpgradeFlow: true; newPriceId: string }
+  | { error: string; redirectToPortal: true }
+  | { error: string; hasActiveSubscription: true }
+  | { error: string; shouldSignIn: true };
+
+/** Accounts (by owner email) that already pay, for the 'sign in to manage it' answer. */
+const emailHasActiveSubscription = async (deps: Deps, email: string) => {
+  const rows = await deps.db
+    .select({ status: billingAccounts.status, subscriptionId: billingAccounts.subscriptionId })
+    .from(billingAccounts)
+    .innerJoin(accounts, eq(accounts.id, billingAccounts.accountId))
+    .innerJoin(users, eq(users.id, accounts.ownerUserId))
+    .where(eq(users.email, email.trim().toLowerCase()));
+  return rows.some((row) => row.subscriptionId && ACTIVE_STATUSES.has(row.status));
+};
+
+export const createCheckout = async (
+  deps: Deps,
+  input: { accountId: string; callerEmail: string; origin: string; body: TCheckoutRequest },
+): Promise<CheckoutAnswer> => {
+  const { body, origin, accountId } = input;
+  const tier = purchasableTier(deps.env, body.priceId);
+  if (!tier) throw invalidPlan();
+  const email = body.email?.trim().toLowerCase();
+  if (email && email !== input.callerEmail.toLowerCase() && (await emailHasActiveSubscription(deps, email))) {
+    return { error: 'This email already has an active subscription. Please sign in to manage it.', shouldSignIn: true };
+  }
+  const row = await billingRow(deps, accountId);
+  if (row.subscriptionId && (row.status === 'past_due' || row.status === 'unpaid')) {
+    return {
+      error: 'Your subscription payment failed. Please update your payment method to continue.',
+      redirectToPortal: true,
+    };
+  }
+  if (tier.mode === 'subscription' && hasActiveSubscription(row)) {
+    if (row.priceId === tier.price_id)
+      return { error: 'You already have an active subscription!', hasActiveSubscription: true };
+    return { useUpgradeFlow: true, newPriceId: tier.price_id };
+  }
+  const provider = providerFor(deps, origin);
+  const customerId = await ensureCustomer(deps, provider, accountId, row);
+  const promotion = findPromotion(body.promoCode);
+  const couponCatalogId = body.couponId ?? promotion?.couponId ?? null;
+  const couponId = couponCatalogId ? providerId(deps.env, couponCatalogId) : null;
+  const successDefault = `/success?email=${encodeURIComponent(input.callerEmail)}`;
+  const session = await provider.createCheckout({
+    accountId,
+    customerId,
+    priceId: providerId(deps.env, tier.price_id) ?? tier.price_id,
+    mode: tier.mode,
+    successUrl: sameSite(body.successUrl, origin, successDefault),
+    cancelUrl: sameSite(body.cancelUrl, origin, '/?scrollToPricing=true'),
+    couponId,
+    // A known promotion travels as its coupon; other codes can be typed on the provider's page.
+    promoCode: null,
+    referralId: body.referralId ?? null,
+  });
+  return { url: session.url };
+};
+
+export const createPortal = async (
+  deps: Deps,
+  input: { accountId: string; origin: string; returnUrl?: string | null },
+) => {
+  const row = await billingRow(deps, input.accountId);
+  if (!row.customerId) {
+    throw new AppError('BILLING_CUSTOMER_NOT_FOUND', 'A billing account must be set up first. Please contact support.');
+  }
+  const provider = providerFor(deps, input.origin);
+  const returnUrl = sameSite(input.returnUrl ?? deps.env.STRIPE_PORTAL_RETURN_URL, input.origin, '/usage');
+  return provider.createPortal({ customerId: row.customerId, returnUrl });
+};
+
+export const subscriptionDetails = async (deps: Deps, accountId: string) => {
+  const row = await billingRow(deps, accountId);
+  if (!hasActiveSubscription(row) && row.status !== 'past_due') return { hasSubscription: false, subscription: null };
+  return { hasSubscription: true, subscription: { amount: row.amountCents, priceId: row.priceId } };
+};
+
+/** True when the user belongs to an account with an active subscription (the Dashboard shortcut rule). */
+export const userHasAccess = async (deps: Deps, userId: string): Promise<boolean> => {
+  const owned = await deps.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.ownerUserId, userId));
+  const member = await deps.db
+    .selectDistinct({ id: subaccounts.accountId })
+    .from(memberships)
+    .innerJoin(subaccounts, eq(subaccounts.id, memberships.subaccountId))
+    .where(eq(memberships.userId, userId));
+  const ids = [...new Set([...owned, ...member].map((row) => row.id))];
+  if (ids.length === 0) return false;
+  const rows = await deps.db
+    .select({ status: billingAccounts.status, priceId: billingAccounts.priceId })
+    .from(billingAccounts)
+    .where(and(inArray(billingAccounts.accountId, ids)));
+  return rows.some((row) => row.priceId && ACTIVE_STATUSES.has(row.status));
+};

@@ -1,0 +1,247 @@
+import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { accounts } from '../tenancy/schema';
+import { billingAccounts, creditAllocations, creditEntries, creditGrants } from './schema';
+
+/** Credits are kept to 6 decimals; every amount passes through here before it is stored. */
+export const roundCredits = (value: number): number => Math.round(value * 1e6) / 1e6;
+
+export type GrantKind = 'plan' | 'bonus' | 'promo' | 'correction';
+const ENTRY_KIND = {
+  plan: 'plan_grant',
+  bonus: 'bonus_grant',
+  promo: 'promo_grant',
+  correction: 'correction',
+} as const;
+
+/** The order grants are spent in: plan credits first, then promo, then bonus, soonest expiry first. */
+const SPEND_ORDER = sql`case ${creditGrants.kind} when 'plan' then 0 when 'promo' then 1 when 'bonus' then 2 else 3 end`;
+
+export const FREE_GRANT_KEY = 'free-plan';
+
+/**
+ * Takes the per-account lock (the billing_accounts row, FOR UPDATE) for the rest of the transaction,
+ * creating the row and the free plan's starting grant the first time, and expires grants that are due.
+ */
+export const lockAccount = async (tx: Tx, accountId: string, freeCredits: number, now = new Date()) => {
+  const found = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+  if (!found[0]) throw new AppError('NOT_FOUND', 'Account not found');
+  await tx.insert(billingAccounts).values({ accountId }).onConflictDoNothing();
+  const [row] = await tx.select().from(billingAccounts).where(eq(billingAccounts.accountId, accountId)).for('update');
+  if (!row) throw new AppError('NOT_FOUND', 'Account not found');
+  await addGrant(tx, {
+    accountId,
+    kind: 'plan',
+    amount: freeCredits,
+    sourceKey: FREE_GRANT_KEY,
+    description: 'Free plan',
+  });
+  await expireDue(tx, accountId, now);
+  return row;
+};
+
+export interface GrantInput {
+  accountId: string;
+  kind: GrantKind;
+  amount: number;
+  sourceKey: string;
+  startsAt?: Date | null;
+  expiresAt?: Date | null;
+  description?: string;
+}
+
+/** Adds a grant and its ledger entry once per (account, sourceKey); answers false for a replay. */
+export const addGrant = async (tx: Tx, input: GrantInput): Promise<boolean> => Boolean(await insertGrant(tx, input));
+
+const insertGrant = async (tx: Tx, input: GrantInput): Promise<string | null> => {
+  const amount = roundCredits(input.amount);
+  if (!(amount >= 0)) throw new AppError('VALIDATION_ERROR', 'A grant cannot be negative', { field: 'amount' });
+  const inserted = await tx
+    .insert(creditGrants)
+    .values({
+      id: newId('creditGrant'),
+      accountId: input.accountId,
+      kind: input.kind,
+      amount,
+      remaining: amount,
+      sourceKey: input.sourceKey,
+      startsAt: input.startsAt ?? null,
+      expiresAt: input.expiresAt ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: creditGrants.id });
+  const grant = inserted[0];
+  if (!grant) return null;
+  await tx.insert(creditEntries).values({
+    id: newId('creditEntry'),
+    accountId: input.accountId,
+    kind: ENTRY_KIND[input.kind],
+    amount,
+    grantId: grant.id,
+    idempotencyKey: `grant:${input.sourceKey}`,
+    description: input.description ?? null,
+  });
+  return grant.id;
+};
+
+/**
+ * Adds the plan grant of a billing period once (keyed by invoice). A newer period replaces older
+ * plan grants (their rest expires); a grant for a period older than one already granted arrives
+ * expired, so events handled out of order end in the same balance.
+ */
+export const addPlanPeriodGrant = async (
+  tx: Tx,
+  input: Omit<GrantInput, 'kind' | 'startsAt'> & { startsAt: Date },
+): Promise<boolean> => {
+  const id = await insertGrant(tx, { ...input, kind: 'plan' });
+  if (!id) return false;
+  const others = await tx
+    .select({ id: creditGrants.id, startsAt: creditGrants.startsAt, remaining: creditGrants.remaining })
+    .from(creditGrants)
+    .where(and(eq(creditGrants.accountId, input.accountId), eq(creditGrants.kind, 'plan')));
+  let newerExists = false;
+  for (const other of others) {
+    if (other.id === id) continue;
+    if (other.startsAt && other.startsAt.getTime() > input.startsAt.getTime()) newerExists = true;
+    else await expireGrant(tx, input.accountId, other.id, other.remaining, 'Replaced by a new billing period');
+  }
+  if (newerExists) await expireGrant(tx, input.accountId, id, roundCredits(input.amount), 'Older billing period');
+  return true;
+};
+
+/** Writes an expiry entry for every grant past its end that still holds credits, and empties it. */
+export const expireDue = async (tx: Tx, accountId: string, now: Date) => {
+  const due = await tx
+    .select({ id: creditGrants.id, remaining: creditGrants.remaining })
+    .from(creditGrants)
+    .where(
+      and(
+        eq(creditGrants.accountId, accountId),
+        isNotNull(creditGrants.expiresAt),
+        lte(creditGrants.expiresAt, now),
+        gt(creditGrants.remaining, 0),
+      ),
+    );
+  for (const grant of due) await expireGrant(tx, accountId, grant.id, grant.remaining, 'Credits expired');
+};
+
+export const expireGrant = async (
+  tx: Tx,
+  accountId: string,
+  grantId: string,
+  remaining: number,
+  description: string,
+) => {
+  if (remaining <= 0) return;
+  await tx.update(creditGrants).set({ remaining: 0 }).where(eq(creditGrants.id, grantId));
+  await tx
+    .insert(creditEntries)
+    .values({
+      id: newId('creditEntry'),
+      accountId,
+      kind: 'expiry',
+      amount: -remaining,
+      grantId,
+      idempotencyKey: `expiry:${grantId}`,
+      description,
+    })
+    .onConflictDoNothing();
+};
+
+export interface SpendResult {
+  /** Credits actually taken from the grants. */
+  charged: number;
+  /** The key had already been used: nothing changed. */
+  duplicate: boolean;
+}
+
+/**
+ * Spends credits across grants in spend order under the account lock (call lockAccount first).
+ * strict: refuse with BILLING_INSUFFICIENT_CREDITS when the balance cannot cover the amount;
+ * otherwise take what is there (metering a call that already ran never drives a grant below zero).
+ */
+export const spendCredits = async (
+  tx: Tx,
+  input: { accountId: string; amount: number; idempotencyKey: string; strict: boolean; description?: string },
+): Promise<SpendResult> => {
+  const wanted = roundCredits(input.amount);
+  if (!(wanted >= 0)) throw new AppError('VALIDATION_ERROR', 'Credits must not be negative', { field: 'credits' });
+  const existing = await tx
+    .select({ id: creditEntries.id, amount: creditEntries.amount })
+    .from(creditEntries)
+    .where(and(eq(creditEntries.accountId, input.accountId), eq(creditEntries.idempotencyKey, input.idempotencyKey)))
+    .limit(1);
+  if (existing[0]) return { charged: -existing[0].amount, duplicate: true };
+  const grants = await tx
+    .select({ id: creditGrants.id, remaining: creditGrants.remaining })
+    .from(creditGrants)
+    .where(and(eq(creditGrants.accountId, input.accountId), gt(creditGrants.remaining, 0)))
+    .orderBy(
+      SPEND_ORDER,
+      sql`${creditGrants.expiresAt} asc nulls last`,
+      asc(creditGrants.createdAt),
+      asc(creditGrants.id),
+    );
+  const available = roundCredits(grants.reduce((sum, grant) => sum + grant.remaining, 0));
+  if (input.strict && available < wanted) {
+    throw new AppError('BILLING_INSUFFICIENT_CREDITS', 'Insufficient credits. Please add more to continue.');
+  }
+  let left = Math.min(wanted, available);
+  const pieces: { grantId: string; amount: number }[] = [];
+  for (const grant of grants) {
+    if (left <= 0) break;
+    const take = roundCredits(Math.min(grant.remaining, left));
+    if (take <= 0) continue;
+    pieces.push({ grantId: grant.id, amount: take });
+    left = roundCredits(left - take);
+  }
+  const charged = roundCredits(pieces.reduce((sum, piece) => sum + piece.amount, 0));
+  const entryId = newId('creditEntry');
+  await tx.insert(creditEntries).values({
+    id: entryId,
+    accountId: input.accountId,
+    kind: 'usage_debit',
+    amount: -charged,
+    idempotencyKey: input.idempotencyKey,
+    description: input.description ?? null,
+  });
+  for (const piece of pieces) {
+    await tx
+      .update(creditGrants)
+      .set({ remaining: sql`${creditGrants.remaining} - ${piece.amount}` })
+      .where(eq(creditGrants.id, piece.grantId));
+    await tx.insert(creditAllocations).values({ entryId, grantId: piece.grantId, amount: piece.amount });
+  }
+  return { charged, duplicate: false };
+};
+
+/** The balance is the sum of the ledger entries. */
+export const sumEntries = async (db: Db | Tx, accountId: string): Promise<number> => {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${creditEntries.amount}), 0)` })
+    .from(creditEntries)
+    .where(eq(creditEntries.accountId, accountId));
+  return roundCredits(Number(row?.total ?? 0));
+};
+
+/** Granted and remaining credits per grant kind, for the usage screen. */
+export const grantTotals = async (db: Db | Tx, accountId: string, now = new Date()) => {
+  const rows = await db
+    .select({
+      kind: creditGrants.kind,
+      granted: sql<string>`coalesce(sum(${creditGrants.amount}), 0)`,
+      remaining: sql<string>`coalesce(sum(case when ${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > ${now.toISOString()} then ${creditGrants.remaining} else 0 end), 0)`,
+    })
+    .from(creditGrants)
+    .where(eq(creditGrants.accountId, accountId))
+    .groupBy(creditGrants.kind);
+  const totals = { plan: { granted: 0, remaining: 0 }, extra: { granted: 0, remaining: 0 } };
+  for (const row of rows) {
+    const target = row.kind === 'plan' ? totals.plan : totals.extra;
+    target.granted = roundCredits(target.granted + Number(row.granted));
+    target.remaining = roundCredits(target.remaining + Number(row.remaining));
+  }
+  return totals;
+};

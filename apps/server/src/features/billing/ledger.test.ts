@@ -1,0 +1,106 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../testing/harness';
+import { seedAgency } from '../tenancy/seed';
+import { debitUsage, ensureCanSpend, getBalance, grantCredits, spendStrict } from './ledger';
+import { sumEntries } from './ledger-repo';
+import { creditGrants, usageLogs } from './schema';
+
+let t: TestApp;
+let n = 0;
+const newAccount = async () => {
+  n += 1;
+  const seeded = await seedAgency(t.deps.db, {
+    accountName: `Ledger ${n}`,
+    owner: { email: `ledger${n}-${Date.now()}@example.test`, name: 'Owner' },
+    subaccounts: ['Main'],
+  });
+  return seeded;
+};
+
+beforeAll(async () => {
+  t = await startTestApp({ FREE_PLAN_CREDITS: '100' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('credit ledger', () => {
+  it('starts every account with the free plan grant', async () => {
+    const { accountId } = await newAccount();
+    expect(await getBalance(t.deps, accountId)).toBe(100);
+    expect(await getBalance(t.deps, accountId)).toBe(100);
+  });
+
+  it('refuses a spend the balance cannot cover with the spec message', async () => {
+    const { accountId } = await newAccount();
+    await expect(ensureCanSpend(t.deps, accountId, 100)).resolves.toBeUndefined();
+    await expect(ensureCanSpend(t.deps, accountId, 100.5)).rejects.toMatchObject({
+      code: 'BILLING_INSUFFICIENT_CREDITS',
+      status: 402,
+      message: 'Insufficient credits. Please add more to continue.',
+    });
+  });
+
+  it('meters a call once per idempotency key, logging tokens and cost', async () => {
+    const { accountId, subaccountIds } = await newAccount();
+    const usage = {
+      accountId,
+      subaccountId: subaccountIds[0] ?? null,
+      model: 'offline-1',
+      inputTokens: 120,
+      outputTokens: 30,
+      credits: 2.5,
+      idempotencyKey: 'call-1',
+      source: 'test',
+    };
+    for (let i = 0; i < 10; i += 1) await debitUsage(t.deps, usage);
+    expect(await getBalance(t.deps, accountId)).toBe(97.5);
+    const logs = await t.deps.db.select().from(usageLogs).where(eq(usageLogs.accountId, accountId));
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({
+      model: 'offline-1',
+      inputTokens: 120,
+      outputTokens: 30,
+      credits: 2.5,
+      charged: 2.5,
+    });
+  });
+
+  it('never drives the balance below zero when metering more than is left', async () => {
+    const { accountId } = await newAccount();
+    await debitUsage(t.deps, {
+      accountId,
+      subaccountId: null,
+      model: 'm',
+      inputTokens: 1,
+      outputTokens: 1,
+      credits: 250,
+      idempotencyKey: 'big',
+      source: 'test',
+    });
+    expect(await getBalance(t.deps, accountId)).toBe(0);
+    const grants = await t.deps.db.select().from(creditGrants).where(eq(creditGrants.accountId, accountId));
+    expect(grants.every((grant) => grant.remaining >= 0)).toBe(true);
+    await expect(ensureCanSpend(t.deps, accountId, 0)).rejects.toMatchObject({ code: 'BILLING_INSUFFICIENT_CREDITS' });
+  });
+
+  it('spends plan credits before bonus credits and grants once per source key', async () => {
+    const { accountId } = await newAccount();
+    expect(await grantCredits(t.deps, { accountId, kind: 'bonus', credits: 50, sourceKey: 'bonus-1' })).toBe(true);
+    expect(await grantCredits(t.deps, { accountId, kind: 'bonus', credits: 50, sourceKey: 'bonus-1' })).toBe(false);
+    await spendStrict(t.deps, { accountId, credits: 120, idempotencyKey: 's1' });
+    const grants = await t.deps.db.select().from(creditGrants).where(eq(creditGrants.accountId, accountId));
+    expect(grants.find((grant) => grant.kind === 'plan')?.remaining).toBe(0);
+    expect(grants.find((grant) => grant.kind === 'bonus')?.remaining).toBe(30);
+    expect(await sumEntries(t.deps.db, accountId)).toBe(30);
+  });
+
+  it('database refuses a grant remaining below zero', async () => {
+    const { accountId } = await newAccount();
+    await getBalance(t.deps, accountId);
+    await expect(
+      t.deps.db.update(creditGrants).set({ remaining: -1 }).where(eq(creditGrants.accountId, accountId)),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,277 @@
+/**
+ * A local HTTP stand-in for the parts of the Stripe API the adapter uses, for tests: the real
+ * stripe SDK talks to it through STRIPE_API_BASE. State is plain objects the test can change.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+type Json = Record<string, unknown>;
+
+export interface StubPrice {
+  id: string;
+  unit_amount: number;
+  interval: 'month' | 'year';
+}
+
+export interface StripeStub {
+  url: string;
+  requests: { method: string; path: string; form: URLSearchParams }[];
+  subscriptions: Map<string, Json>;
+  invoices: Map<string, Json>;
+  sessions: Map<string, Json>;
+  /** Makes a paid subscription invoice for the period and stores it. */
+  addInvoice(input: {
+    id: string;
+    subscription: string;
+    price: StubPrice;
+    start: number;
+    end: number;
+    accountId?: string;
+  }): Json;
+  close(): Promise<void>;
+}
+
+const readBody = (request: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let text = '';
+    request.on('data', (chunk) => {
+      text += chunk;
+    });
+    request.on('end', () => resolve(text));
+  });
+
+export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> => {
+  const subscriptions = new Map<string, Json>();
+  const invoices = new Map<string, Json>();
+  const sessions = new Map<string, Json>();
+  const requests: StripeStub['requests'] = [];
+  let counter = 0;
+  const next = (prefix: string) => `${prefix}_${++counter}`;
+  const priceOf = (id: string) =>
+    prices.find((price) => price.id === id) ?? { id, unit_amount: 0, interval: 'month' as const };
+  const month = 30 * 86_400;
+
+  const makeSubscription = (customer: string, price: StubPrice, accountId: string) => {
+    const now = Math.floor(Date.now() / 1000);
+    const sub: Json = {
+      id: next('sub'),
+      object: 'subscription',
+      customer,
+      status: 'active',
+      cancel_at_period_end: false,
+      schedule: null,
+      metadata: { accountId },
+      items: {
+        object: 'list',
+        data: [
+          {
+            id: next('si'),
+            price: { id: price.id, unit_amount: price.unit_amount },
+            quantity: 1,
+            current_period_start: now,
+            current_period_end: now + (price.interval === 'year' ? 12 : 1) * month,
+          },
+        ],
+      },
+    };
+    subscriptions.set(sub.id as string, sub);
+    return sub;
+  };
+
+  const addInvoice: StripeStub['addInvoice'] = (input) => {
+    const sub = subscriptions.get(input.subscription);
+    const invoice: Json = {
+      id: input.id,
+      object: 'invoice',
+      customer: sub?.customer ?? 'cus_unknown',
+      status: 'paid',
+      amount_paid: input.price.unit_amount,
+      amount_due: input.price.unit_amount,
+      currency: 'usd',
+      billing_reason: 'subscription_cycle',
+      parent: {
+        type: 'subscription_details',
+        subscription_details: { subscription: input.subscription, metadata: { accountId: input.accountId ?? null } },
+      },
+      lines: {
+        object: 'list',
+        data: [
+          {
+            id: next('il'),
+            amount: input.price.unit_amount,
+            period: { start: input.start, end: input.end },
+            pricing: { type: 'price_details', price_details: { price: input.price.id } },
+          },
+        ],
+      },
+    };
+    invoices.set(input.id, invoice);
+    return invoice;
+  };
+
+  const item = (sub: Json) =>
+    (sub.items as { data: Json[] }).data[0] as Json & { price: { id: string; unit_amount: number } };
+
+  /** Proration as Stripe computes it for a cycle reset: unused time credited, new period charged. */
+  const quote = (sub: Json, priceId: string, prorationDate: number) => {
+    const current = item(sub);
+    const start = current.current_period_start as number;
+    const end = current.current_period_end as number;
+    const unused = Math.max(0, Math.min(1, (end - prorationDate) / Math.max(1, end - start)));
+    const credit = Math.round(current.price.unit_amount * unused);
+    const price = priceOf(priceId);
+    const periodEnd = prorationDate + (price.interval === 'year' ? 12 : 1) * month;
+    return { credit, charge: price.unit_amount, price, periodEnd };
+  };
+
+  const server: Server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://stub');
+    const form = new URLSearchParams(await readBody(request));
+    const path = url.pathname;
+    requests.push({ method: request.method ?? 'GET', path, form });
+    const send = (status: number, body: Json) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    const missing = () =>
+      send(404, {
+        error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such object: ${path}` },
+      });
+    const parts = path.split('/').filter(Boolean);
+    if (request.method === 'POST' && path === '/v1/customers')
+      return send(200, { id: next('cus'), object: 'customer' });
+    if (request.method === 'POST' && path === '/v1/checkout/sessions') {
+      const price = priceOf(form.get('line_items[0][price]') ?? '');
+      const session: Json = {
+        id: next('cs'),
+        object: 'checkout.session',
+        url: `https://checkout.stripe.test/${counter}`,
+        mode: form.get('mode'),
+        customer: form.get('customer'),
+        metadata: { accountId: form.get('metadata[accountId]') },
+        status: 'open',
+        payment_status: 'unpaid',
+        subscription: null,
+        line_items: { object: 'list', data: [{ price: { id: price.id } }] },
+        discounts: form.get('discounts[0][coupon]'),
+      };
+      sessions.set(session.id as string, session);
+      return send(200, session);
+    }
+    if (parts[1] === 'checkout' && parts[3] && request.method === 'GET') {
+      const session = sessions.get(parts[3]);
+      if (!session) return missing();
+      if (session.status === 'open' && session.mode === 'subscription') {
+        const price = priceOf((session.line_items as { data: { price: { id: string } }[] }).data[0]?.price.id ?? '');
+        const sub = makeSubscription(session.customer as string, price, (session.metadata as Json).accountId as string);
+        session.subscription = sub.id;
+        session.status = 'complete';
+        session.payment_status = 'paid';
+      }
+      return send(200, session);
+    }
+    if (path === '/v1/billing_portal/sessions')
+      return send(200, { id: next('bps'), url: 'https://billing.stripe.test/portal' });
+    if (path === '/v1/invoices/create_preview') {
+      const sub = subscriptions.get(form.get('subscription') ?? '');
+      if (!sub) return missing();
+      const prorationDate = Number(form.get('subscription_details[proration_date]'));
+      const { credit, charge, price, periodEnd } = quote(
+        sub,
+        form.get('subscription_details[items][0][price]') ?? '',
+        prorationDate,
+      );
+      return send(200, {
+        object: 'invoice',
+        currency: 'usd',
+        amount_due: Math.max(0, charge - credit),
+        lines: {
+          object: 'list',
+          data: [
+            { amount: -credit, period: { start: prorationDate, end: item(sub).current_period_end } },
+            {
+              amount: charge,
+              period: { start: prorationDate, end: periodEnd },
+              pricing: { price_details: { price: price.id } },
+            },
+          ],
+        },
+      });
+    }
+    if (parts[1] === 'invoices' && parts[2]) {
+      const invoice = invoices.get(parts[2]);
+      return invoice ? send(200, invoice) : missing();
+    }
+    if (parts[1] === 'subscription_schedules') {
+      const scheduleId = parts[2] ?? next('sub_sched');
+      const subId =
+        form.get('from_subscription') ?? [...subscriptions.values()].find((sub) => sub.schedule === scheduleId)?.id;
+      const sub = subscriptions.get(String(subId));
+      if (!sub) return missing();
+      if (parts[3] === 'release') {
+        sub.schedule = null;
+        sub.phases = undefined;
+        return send(200, { id: scheduleId, object: 'subscription_schedule' });
+      }
+      sub.schedule = scheduleId;
+      if (form.get('phases[1][items][0][price]')) {
+        sub.phases = [
+          {
+            start_date: Number(form.get('phases[0][start_date]')),
+            items: [{ price: form.get('phases[0][items][0][price]') }],
+          },
+          {
+            start_date: Number(form.get('phases[1][start_date]')),
+            items: [{ price: form.get('phases[1][items][0][price]') }],
+          },
+        ];
+      }
+      const phases = (sub.phases as Json[] | undefined) ?? [
+        { start_date: item(sub).current_period_start, items: [{ price: item(sub).price.id }] },
+      ];
+      return send(200, { id: scheduleId, object: 'subscription_schedule', phases });
+    }
+    if (parts[1] === 'subscriptions' && parts[2]) {
+      const sub = subscriptions.get(parts[2]);
+      if (!sub) return missing();
+      if (request.method === 'POST') {
+        if (form.get('cancel_at_period_end')) sub.cancel_at_period_end = form.get('cancel_at_period_end') === 'true';
+        const priceId = form.get('items[0][price]');
+        if (priceId) {
+          const prorationDate = Number(form.get('proration_date'));
+          const { credit, charge, price, periodEnd } = quote(sub, priceId, prorationDate);
+          const current = item(sub);
+          current.price = { id: price.id, unit_amount: price.unit_amount };
+          current.current_period_start = prorationDate;
+          current.current_period_end = periodEnd;
+          const invoice = addInvoice({
+            id: next('in'),
+            subscription: sub.id as string,
+            price,
+            start: prorationDate,
+            end: periodEnd,
+          });
+          invoice.amount_paid = Math.max(0, charge - credit);
+          invoice.billing_reason = 'subscription_update';
+          sub.latest_invoice = invoice;
+        }
+      }
+      return send(200, sub);
+    }
+    if (path === '/v1/subscriptions') {
+      return send(200, { object: 'list', data: [...subscriptions.values()], has_more: false });
+    }
+    return missing();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    subscriptions,
+    invoices,
+    sessions,
+    addInvoice,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+};

@@ -1,0 +1,171 @@
+/**
+ * Where payment events come in: the Stripe webhook (signature checked against the raw body) and the
+ * sandbox checkout page's pay/decline call, which drives the same event handler.
+ */
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../platform/errors';
+import {
+  callerOf,
+  fromCurrentSubaccount,
+  publicAccess,
+  subaccountAccess,
+  tenantOf,
+  userAccess,
+} from '../../platform/guard';
+import { originOf } from '../../platform/http';
+import { accounts, memberships, subaccounts } from '../tenancy/schema';
+import { billingRow, providerFor, subscriptionNotFound } from './account';
+import { usesStripe } from './catalog';
+import { SandboxProvider } from './sandbox-provider';
+import { StripeProvider } from './stripe-provider';
+import { handleProviderEvent } from './sync';
+
+const tags = ['billing'];
+
+export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { deps } = app;
+  await app.register(async (scope) => {
+    // Encapsulated in this scope: JSON bodies stay raw buffers so the signature can be checked.
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    for (const path of ['/api/stripe/webhook', '/stripe/webhook']) {
+      scope.post(path, { config: publicAccess(), schema: { tags, hide: true } }, async (request) => {
+        if (!usesStripe(deps.env)) throw new AppError('WEBHOOK_NOT_FOUND', 'Stripe is not configured on this server.');
+        const raw = request.body as Buffer;
+        if (!Buffer.isBuffer(raw) || raw.length === 0)
+          throw new AppError('WEBHOOK_MISSING_BODY', 'The webhook carried no body.');
+        const signature = request.headers['stripe-signature'];
+        const event = StripeProvider.verifyEvent(deps.env, raw, typeof signature === 'string' ? signature : undefined);
+        const object = (event.data?.object ?? {}) as { id?: string; object?: string };
+        if (!object.id) return { received: true, outcome: 'ignored' };
+        const outcome = await handleProviderEvent(deps, providerFor(deps, originOf(request, deps.env)), {
+          id: event.id,
+          type: event.type,
+          created: event.created,
+          objectId: object.id,
+          objectType: object.object ?? '',
+        });
+        return { received: true, outcome };
+      });
+    }
+  });
+
+  const sandboxFor = (origin: string) => {
+    const provider = providerFor(deps, origin);
+    if (!(provider instanceof SandboxProvider)) throw new AppError('NOT_FOUND', 'Checkout not found');
+    return provider;
+  };
+
+  /** The sandbox checkout, only for a member of the account it belongs to. */
+  const ownCheckout = async (provider: SandboxProvider, id: string, userId: string) => {
+    const checkout = await provider.checkoutDetails(id);
+    if (!checkout) throw new AppError('NOT_FOUND', 'Checkout not found');
+    const owner = await deps.db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(and(eq(accounts.id, checkout.accountId), eq(accounts.ownerUserId, userId)));
+    const member = await deps.db
+      .select({ id: memberships.id })
+      .from(memberships)
+      .innerJoin(subaccounts, eq(subaccounts.id, memberships.subaccountId))
+      .where(and(eq(subaccounts.accountId, checkout.accountId), eq(memberships.userId, userId)))
+      .limit(1);
+    if (!owner[0] && !member[0]) throw new AppError('NOT_FOUND', 'Checkout not found');
+    return checkout;
+  };
+
+  const ZParams = z.object({ checkoutId: z.string().max(80) });
+
+  app.get(
+    '/api/billing/sandbox/checkouts/:checkoutId',
+    { config: userAccess(), schema: { tags, params: ZParams } },
+    async (request) => {
+      const provider = sandboxFor(originOf(request, deps.env));
+      const checkout = await ownCheckout(provider, request.params.checkoutId, callerOf(request).userId);
+      return {
+        id: checkout.id,
+        status: checkout.status,
+        mode: checkout.mode,
+        priceId: checkout.priceId,
+        declined: checkout.declined,
+        successUrl: checkout.successUrl,
+        cancelUrl: checkout.cancelUrl,
+      };
+    },
+  );
+
+  app.post(
+    '/api/billing/sandbox/checkouts/:checkoutId/complete',
+    {
+      config: userAccess(),
+      schema: { tags, params: ZParams, body: z.object({ outcome: z.enum(['pay', 'decline']) }) },
+    },
+    async (request) => {
+      const { outcome } = request.body;
+      const provider = sandboxFor(originOf(request, deps.env));
+      await ownCheckout(provider, request.params.checkoutId, callerOf(request).userId);
+      const result = await provider.completeCheckout(request.params.checkoutId, outcome);
+      if (!result.checkout) throw new AppError('NOT_FOUND', 'Checkout not found');
+      if (outcome === 'decline') {
+        return { status: 'declined', message: 'Your card was declined.', redirectUrl: result.checkout.cancelUrl };
+      }
+      const eventId = () => `evt_sbx_${randomBytes(8).toString('hex')}`;
+      const created = Math.floor(Date.now() / 1000);
+      await handleProviderEvent(deps, provider, {
+        id: eventId(),
+        type: 'checkout.session.completed',
+        created,
+        objectId: result.checkout.id,
+        objectType: 'checkout.session',
+      });
+      if (result.invoiceId) {
+        await handleProviderEvent(deps, provider, {
+          id: eventId(),
+          type: 'invoice.paid',
+          created,
+          objectId: result.invoiceId,
+          objectType: 'invoice',
+        });
+      }
+      return { status: 'paid', message: 'Payment successful', redirectUrl: result.checkout.successUrl };
+    },
+  );
+
+  /** Sandbox only, outside production: ends the billing period now (renewal, scheduled change, cancellation). */
+  app.post(
+    '/api/billing/sandbox/renew',
+    { config: subaccountAccess('admin', fromCurrentSubaccount()), schema: { tags, hide: true } },
+    async (request) => {
+      if (deps.env.NODE_ENV === 'production') throw new AppError('NOT_FOUND', 'Not found');
+      const provider = sandboxFor(originOf(request, deps.env));
+      const row = await billingRow(deps, tenantOf(request).accountId);
+      if (!row.subscriptionId) throw subscriptionNotFound();
+      const renewed = await provider.renewSubscription(row.subscriptionId);
+      if (!renewed) throw subscriptionNotFound();
+      const created = Math.floor(Date.now() / 1000);
+      const eventId = () => `evt_sbx_${randomBytes(8).toString('hex')}`;
+      await handleProviderEvent(deps, provider, {
+        id: eventId(),
+        type:
+          renewed.subscription.status === 'canceled'
+            ? 'customer.subscription.deleted'
+            : 'customer.subscription.updated',
+        created,
+        objectId: renewed.subscription.id,
+        objectType: 'subscription',
+      });
+      if (renewed.invoiceId) {
+        await handleProviderEvent(deps, provider, {
+          id: eventId(),
+          type: 'invoice.paid',
+          created,
+          objectId: renewed.invoiceId,
+          objectType: 'invoice',
+        });
+      }
+      return { status: renewed.subscription.status, priceId: renewed.subscription.priceId };
+    },
+  );
+};

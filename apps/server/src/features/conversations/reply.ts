@@ -1,0 +1,170 @@
+import type { TChannel } from '@switchboard/core';
+import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
+import { newId, newToken } from '../../platform/ids';
+import { findAgentCached } from '../agents/cache';
+import { buildAgentTools } from '../agents/tools';
+import { retrieveKnowledge } from '../knowledge/retrieve';
+import { runModel } from '../llm/gateway';
+import { composeSystemPrompt } from '../llm/prompt-format';
+import { createThread, findThreadForReply, recentMessages, storeMessage } from './repo';
+
+/**
+ * An agent's reply on any channel: stores the thread and the user message first,
+ * answers with the agent's prompt, knowledge and tools through the LLM gateway, then stores the
+ * reply. A thread a person has taken over gets no model reply.
+ */
+
+export interface ReplyInput {
+  agentId: string;
+  accountId: string;
+  subaccountId: string;
+  threadId?: string | null;
+  message: string;
+  channel: TChannel;
+  channelRef?: string | null;
+  contactIdentifier?: string | null;
+  history?: { role: 'user' | 'assistant'; content: string }[];
+  onDelta?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface ReplyResult {
+  threadId: string;
+  message: string;
+  sources: { documentId: string; name: string; excerpt: string }[];
+  toolCalls: { name: string; input: unknown; output: unknown }[];
+  offline: boolean;
+  humanHandled: boolean;
+  /** The stored assistant message id ('' when a person handles the thread). */
+  messageId: string;
+  model: string;
+}
+
+/** Messages of history sent to the model at most. */
+const HISTORY_LIMIT = 20;
+const EXCERPT_CHARS = 600;
+
+export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<ReplyResult> {
+  const message = input.message.trim();
+  if (!message) throw new AppError('VALIDATION_ERROR', 'Type a message', { field: 'message' });
+  const agent = await findAgentCached(deps.db, input.agentId);
+  if (!agent || agent.subaccountId !== input.subaccountId) {
+    throw new AppError('AGENT_NOT_FOUND', 'The agent does not exist or was deleted.');
+  }
+
+  // A known thread is looked up (its handler is cached 2 s); a new one is created while the model
+  // starts, and the user message is stored before the reply is.
+  const [existing, retrieved] = await Promise.all([
+    input.threadId ? findThreadForReply(deps.db, input.subaccountId, input.threadId) : null,
+    retrieveKnowledge(deps.db, agent.id, message, deps.env.KNOWLEDGE_MAX_CHUNKS),
+  ]);
+  // An unknown or foreign thread id starts a new conversation (THREAD_INVALID's advice).
+  const known = existing && existing.agentId === agent.id ? existing : null;
+  const thread = known ?? { id: newId('thread'), handledByUserId: null };
+  const storingUser = (async () => {
+    if (!known) {
+      await createThread(deps.db, {
+        id: thread.id,
+        subaccountId: input.subaccountId,
+        agentId: agent.id,
+        channel: input.channel,
+        channelRef: input.channelRef,
+        contactIdentifier: input.contactIdentifier,
+      });
+    }
+    return storeMessage(deps, {
+      subaccountId: input.subaccountId,
+      threadId: thread.id,
+      role: 'user',
+      content: message,
+    });
+  })();
+  storingUser.catch(() => undefined);
+
+  if (thread.handledByUserId) {
+    await storingUser;
+    return {
+      threadId: thread.id,
+      message: '',
+      sources: [],
+      toolCalls: [],
+      offline: false,
+      humanHandled: true,
+      messageId: '',
+      model: '',
+    };
+  }
+
+  let history: { role: 'user' | 'assistant'; content: string }[];
+  if (input.history?.length) {
+    history = input.history.filter((entry) => entry.content.trim()).slice(-HISTORY_LIMIT);
+    const last = history[history.length - 1];
+    if (last?.role !== 'user' || last.content.trim() !== message) history.push({ role: 'user', content: message });
+  } else {
+    await storingUser;
+    const rows = await recentMessages(deps.db, thread.id, HISTORY_LIMIT);
+    history = rows.map((row) => ({ role: row.role === 'user' ? 'user' : 'assistant', content: row.content }));
+  }
+
+  const sources = retrieved.map((item) => ({
+    documentId: item.documentId,
+    name: item.name,
+    excerpt: item.excerpt.length > EXCERPT_CHARS ? `${item.excerpt.slice(0, EXCERPT_CHARS - 3)}...` : item.excerpt,
+  }));
+  const system = composeSystemPrompt({
+    instructions: agent.systemPrompt,
+    firstMessage: agent.firstMessage,
+    knowledge: retrieved,
+  });
+
+  // The user message is being stored while the model starts; it is in the thread before the reply.
+  let result: Awaited<ReturnType<typeof runModel>>;
+  try {
+    result = await runModel(deps, {
+      accountId: input.accountId,
+      subaccountId: input.subaccountId,
+      choice: { provider: agent.provider, model: agent.model },
+      system,
+      messages: history,
+      temperature: agent.temperature,
+      maxTokens: agent.maxTokens,
+      settings: {
+        topP: agent.topP,
+        frequencyPenalty: agent.frequencyPenalty,
+        presencePenalty: agent.presencePenalty,
+        stopSequences: agent.stopSequences,
+      },
+      tools: buildAgentTools(deps, agent.tools),
+      source: `chat:${input.channel}`,
+      idempotencyKey: `reply:${thread.id}:${newToken(9)}`,
+      onDelta: input.onDelta,
+      signal: input.signal,
+    });
+  } finally {
+    await storingUser;
+  }
+  const text = result.text.trim();
+  if (!text) throw new AppError('AI_EMPTY_RESPONSE', 'The AI service returned an empty answer.');
+
+  const stored = await storeMessage(deps, {
+    subaccountId: input.subaccountId,
+    threadId: thread.id,
+    role: 'assistant',
+    content: text,
+    sources,
+    toolCalls: result.toolCalls,
+    model: result.model,
+    offline: result.offline,
+  });
+  return {
+    threadId: thread.id,
+    message: text,
+    sources,
+    toolCalls: result.toolCalls,
+    offline: result.offline,
+    humanHandled: false,
+    messageId: stored.id,
+    model: result.model,
+  };
+}

@@ -1,0 +1,234 @@
+import type { TChannel, TMessageView, TThreadView } from '@switchboard/core';
+import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { TtlCache } from '../llm/ttl-cache';
+import { writeMessage } from './message-writer';
+import { type MessageSource, type MessageToolCall, messages, threads } from './schema';
+
+export type ThreadRow = typeof threads.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+
+export const threadView = (row: ThreadRow): TThreadView => ({
+  id: row.id,
+  agentId: row.agentId,
+  channel: row.channel,
+  channelRef: row.channelRef,
+  contactIdentifier: row.contactIdentifier,
+  handledByUserId: row.handledByUserId,
+  lastMessage: row.lastMessage,
+  messageCount: row.messageCount,
+  lastMessageAt: row.lastMessageAt.toISOString(),
+  createdAt: row.createdAt.toISOString(),
+});
+
+export const messageView = (row: MessageRow): TMessageView => ({
+  id: row.id,
+  role: row.role,
+  content: row.content,
+  sources: row.sources,
+  toolCalls: row.toolCalls,
+  model: row.model,
+  offline: row.offline,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** Channels every stored message is published on. */
+export const threadChannel = (threadId: string) => `thread:${threadId}`;
+export const conversationsChannel = (subaccountId: string) => `subaccount:${subaccountId}:conversations`;
+
+export const listThreads = async (
+  db: Db,
+  query: {
+    subaccountId: string;
+    channel?: TChannel;
+    channelRef?: string;
+    contactIdentifier?: string;
+    agentId?: string;
+    page: number;
+    limit: number;
+  },
+) => {
+  const filters: SQL[] = [eq(threads.subaccountId, query.subaccountId)];
+  if (query.channel) filters.push(eq(threads.channel, query.channel));
+  if (query.channelRef) filters.push(eq(threads.channelRef, query.channelRef));
+  if (query.contactIdentifier) filters.push(eq(threads.contactIdentifier, query.contactIdentifier));
+  if (query.agentId) filters.push(eq(threads.agentId, query.agentId));
+  const where = and(...filters);
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(threads)
+      .where(where)
+      .orderBy(desc(threads.lastMessageAt), desc(threads.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    db.select({ total: count() }).from(threads).where(where),
+  ]);
+  return { items: rows.map(threadView), total: Number(totals[0]?.total ?? 0), page: query.page, limit: query.limit };
+};
+
+export const findThread = async (db: Db, subaccountId: string, threadId: string): Promise<ThreadRow | null> => {
+  const rows = await db
+    .select()
+    .from(threads)
+    .where(and(eq(threads.id, threadId), eq(threads.subaccountId, subaccountId)))
+    .limit(1);
+  return rows[0] ?? null;
+};
+
+export const getThreadWithMessages = async (db: Db, subaccountId: string, threadId: string) => {
+  const thread = await findThread(db, subaccountId, threadId);
+  if (!thread) return null;
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(eq(messages.threadId, threadId))
+    .orderBy(asc(messages.createdAt), asc(messages.id));
+  return { thread: threadView(thread), messages: rows.map(messageView) };
+};
+
+/** The last `limit` messages of a thread, oldest first (the history a reply sends the model). */
+export const recentMessages = async (db: Db, threadId: string, limit: number): Promise<MessageRow[]> => {
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(eq(messages.threadId, threadId))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(limit);
+  return rows.reverse();
+};
+
+export const createThread = async (
+  db: Db,
+  input: {
+    id?: string;
+    subaccountId: string;
+    agentId: string;
+    channel: TChannel;
+    channelRef?: string | null;
+    contactIdentifier?: string | null;
+  },
+): Promise<ThreadRow> => {
+  const rows = await db
+    .insert(threads)
+    .values({
+      id: input.id ?? newId('thread'),
+      subaccountId: input.subaccountId,
+      agentId: input.agentId,
+      channel: input.channel,
+      channelRef: input.channelRef ?? null,
+      contactIdentifier: input.contactIdentifier ?? null,
+    })
+    .returning();
+  const thread = rows[0];
+  if (!thread) throw new AppError('THREAD_CREATION_FAILED', 'The conversation could not be started.');
+  return thread;
+};
+
+/** Message times strictly increase within a process, so messages stored together keep their order. */
+let lastTime = 0;
+const nextMessageTime = () => {
+  const now = Date.now();
+  lastTime = now > lastTime ? now : lastTime + 1;
+  return new Date(lastTime);
+};
+
+/** Stores a message, updates the thread summary and publishes it on the event bus. */
+export const storeMessage = async (
+  deps: Deps,
+  input: {
+    subaccountId: string;
+    threadId: string;
+    role: 'user' | 'assistant' | 'human';
+    content: string;
+    sources?: MessageSource[];
+    toolCalls?: MessageToolCall[];
+    model?: string | null;
+    offline?: boolean;
+    userId?: string | null;
+  },
+): Promise<MessageRow> => {
+  const row: MessageRow = {
+    id: newId('message'),
+    threadId: input.threadId,
+    subaccountId: input.subaccountId,
+    role: input.role,
+    content: input.content,
+    sources: input.sources ?? [],
+    toolCalls: input.toolCalls ?? [],
+    model: input.model ?? null,
+    offline: input.offline ?? false,
+    userId: input.userId ?? null,
+    createdAt: nextMessageTime(),
+  };
+  await writeMessage(deps.db, row);
+  const payload = {
+    threadId: input.threadId,
+    message: {
+      id: row.id,
+      role: row.role,
+      content: row.content,
+      createdAt: row.createdAt.toISOString(),
+      sources: row.sources,
+      toolCalls: row.toolCalls,
+      offline: row.offline,
+    },
+  };
+  await Promise.all([
+    deps.bus.publish(threadChannel(input.threadId), payload),
+    deps.bus.publish(conversationsChannel(input.subaccountId), payload),
+  ]);
+  return row;
+};
+
+/** A person of the team answers in a thread (stored with role 'human'). */
+export const appendHumanMessage = async (
+  deps: Deps,
+  input: { subaccountId: string; threadId: string; userId: string; content: string },
+): Promise<TMessageView> => {
+  const thread = await findThread(deps.db, input.subaccountId, input.threadId);
+  if (!thread) throw new AppError('THREAD_NOT_FOUND', 'The conversation does not exist or was deleted.');
+  const row = await storeMessage(deps, {
+    subaccountId: input.subaccountId,
+    threadId: input.threadId,
+    role: 'human',
+    content: input.content,
+    userId: input.userId,
+  });
+  return messageView(row);
+};
+
+/** A person takes the thread over (userId) or hands it back to the agent (null). */
+export const setThreadHandler = async (
+  db: Db,
+  input: { subaccountId: string; threadId: string; userId: string | null },
+): Promise<TThreadView> => {
+  const rows = await db
+    .update(threads)
+    .set({ handledByUserId: input.userId })
+    .where(and(eq(threads.id, input.threadId), eq(threads.subaccountId, input.subaccountId)))
+    .returning();
+  const row = rows[0];
+  if (!row) throw new AppError('THREAD_NOT_FOUND', 'The conversation does not exist or was deleted.');
+  handlerCache.delete(input.threadId);
+  return threadView(row);
+};
+
+/**
+ * Who handles a thread, read on every turn: kept 2 s (a takeover in this process is seen at once,
+ * in another process within 2 s).
+ */
+const handlerCache = new TtlCache<{ agentId: string; handledByUserId: string | null; subaccountId: string }>(2000);
+
+export const findThreadForReply = async (db: Db, subaccountId: string, threadId: string) => {
+  const hit = handlerCache.get(threadId);
+  if (hit) return hit.subaccountId === subaccountId ? { id: threadId, ...hit } : null;
+  const row = await findThread(db, subaccountId, threadId);
+  if (!row) return null;
+  const value = { agentId: row.agentId, handledByUserId: row.handledByUserId, subaccountId: row.subaccountId };
+  handlerCache.set(threadId, value);
+  return { id: threadId, ...value };
+};

@@ -1,0 +1,49 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { subaccounts } from '../tenancy/schema';
+
+export type MessageSource = { documentId: string; name: string; excerpt: string };
+export type MessageToolCall = { name: string; input: unknown; output: unknown };
+
+/** A conversation with an agent on one channel. */
+export const threads = pgTable(
+  'threads',
+  {
+    id: text('id').primaryKey(),
+    subaccountId: text('subaccount_id')
+      .notNull()
+      .references(() => subaccounts.id, { onDelete: 'cascade' }),
+    agentId: text('agent_id').notNull(),
+    channel: text('channel', { enum: ['test', 'widget', 'website-block', 'demo', 'api', 'evaluation'] }).notNull(),
+    channelRef: text('channel_ref'),
+    contactIdentifier: text('contact_identifier'),
+    handledByUserId: text('handled_by_user_id'),
+    lastMessage: text('last_message').notNull().default(''),
+    messageCount: integer('message_count').notNull().default(0),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('threads_subaccount_last_idx').on(table.subaccountId, table.lastMessageAt),
+    index('threads_channel_ref_idx').on(table.subaccountId, table.channel, table.channelRef),
+  ],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    threadId: text('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    subaccountId: text('subaccount_id').notNull(),
+    role: text('role', { enum: ['user', 'assistant', 'human'] }).notNull(),
+    content: text('content').notNull(),
+    sources: jsonb('sources').$type<MessageSource[]>().notNull().default([]),
+    toolCalls: jsonb('tool_calls').$type<MessageToolCall[]>().notNull().default([]),
+    model: text('model'),
+    offline: boolean('offline').notNull().default(false),
+    userId: text('user_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('messages_thread_idx').on(table.threadId, table.createdAt)],
+);

@@ -1,0 +1,215 @@
+import {
+  CATEGORY_CHECK_KEYS,
+  QUESTION_CATEGORIES,
+  type TEvaluationRun,
+  type TEvaluationStartPayload,
+  type TRunEvent,
+  ZAi1Config,
+} from '@switchboard/core';
+import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { registerJobHandler } from '../../platform/jobs';
+import { type RunContext, runConversation, type WorkItem } from './conversation';
+import { parseModelChoice } from './models';
+import * as repo from './repo';
+
+export const EVALUATION_JOB = 'evaluation.run';
+export const runChannel = (runId: string) => `evaluation:${runId}`;
+
+/** Every conversation of a run, in order, made lazily so a large run holds no list in memory. */
+export function* workItems(payload: TEvaluationStartPayload): Generator<WorkItem> {
+  let position = 0;
+  for (const category of QUESTION_CATEGORIES) {
+    if (!payload.checkedItems[CATEGORY_CHECK_KEYS[category]]) continue;
+    const list =
+      category === 'custom'
+        ? payload.customQuestions
+        : category === 'compliance'
+          ? payload.complianceQuestions
+          : payload.promptHackingQuestions;
+    for (const question of list) {
+      position += 1;
+      if (!question.selected || !question.text.trim()) continue;
+      for (let variation = 0; variation <= question.variations; variation += 1) {
+        yield {
+          questionKey: `${category}:${question.id}`,
+          category,
+          position,
+          variation,
+          question: question.text,
+          successCriteria: question.successCriteria,
+          whenToAsk: question.whenToAsk,
+        };
+      }
+    }
+  }
+}
+
+export const publishRun = (deps: Deps, runId: string, event: TRunEvent) =>
+  deps.bus.publish(runChannel(runId), event).catch((err) => deps.log.warn({ err, runId }, 'run event not published'));
+
+/** Errors that stop the whole run rather than one conversation: credits, plan, keys. */
+const stopsRun = (error: unknown) => error instanceof AppError && [401, 402, 403].includes(error.status);
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'The conversation failed');
+
+const targetOf = (run: repo.RunRow, payload: TEvaluationStartPayload): RunContext['target'] => {
+  if (run.agentId) return { kind: 'agent', agentId: run.agentId };
+  const config = ZAi1Config.parse(payload.ai1_config);
+  return {
+    kind: 'model',
+    choice: parseModelChoice(config.model),
+    system: payload.settings.prompt ?? '',
+    temperature: config.temperature,
+    maxTokens: config.max_tokens,
+  };
+};
+
+/**
+ * Runs (or resumes) an evaluation: skips the conversations already stored, keeps
+ * EVAL_CONCURRENCY conversations in flight, stores each one as soon as it is graded and
+ * publishes it on the run's channel. Safe to re-run after a crash: rows are unique per
+ * (run, question, variation) and a duplicate insert is ignored.
+ */
+export const runEvaluation = async (deps: Deps, runId: string) => {
+  const row = await repo.findRun(deps.db, runId);
+  if (!row || ['completed', 'failed', 'cancelled'].includes(row.status)) return { skipped: true };
+  const started = await repo.moveRun(deps.db, runId, ['queued', 'running'], {
+    status: 'running',
+    startedAt: row.startedAt ?? new Date(),
+  });
+  if (!started) return { skipped: true };
+  const payload = row.payload as TEvaluationStartPayload;
+  const finished = await repo.finishedKeys(deps.db, runId);
+  let done = finished.keys.size;
+  let passed = finished.passed;
+  const progress = () => repo.progressOf(row.total, done, passed);
+  const view = (status: TEvaluationRun['status'] = 'running'): TEvaluationRun => ({
+    ...repo.toRunView({ ...started, status }, progress()),
+  });
+  await publishRun(deps, runId, { type: 'status', run: view() });
+
+  const controller = new AbortController();
+  const unsubscribe = deps.bus.subscribe(runChannel(runId), (event) => {
+    const status = (event as TRunEvent).run?.status;
+    if (status === 'cancelled' || status === 'failed') controller.abort(new Error(`Run ${status}`));
+  });
+  const ctx: RunContext = {
+    deps,
+    runId,
+    accountId: row.accountId,
+    subaccountId: row.subaccountId,
+    testing: parseModelChoice(row.testingModel),
+    initialMessage: payload.initial_message,
+    userDescription: payload.shortuserDescription,
+    conversationFlow: payload.conversationFlowInput,
+    hallucinationInstruction: payload.hallucinationInstruction,
+    target: targetOf(row, payload),
+    maxRetries: deps.env.EVAL_MAX_RETRIES,
+    signal: controller.signal,
+  };
+
+  let fatal: unknown = null;
+  const items = workItems(payload);
+  const next = (): WorkItem | undefined => {
+    for (;;) {
+      const item = items.next();
+      if (item.done) return undefined;
+      if (!finished.keys.has(`${item.value.questionKey}#${item.value.variation}`)) return item.value;
+    }
+  };
+
+  // The offline model answers in-process with nothing to wait for: running many of its
+  // conversations at once only queues them on the database and stalls the app's other requests,
+  // so once a run proves offline, two workers carry on.
+  let offline = false;
+  const worker = async (_: unknown, index: number) => {
+    for (let item = next(); item && !controller.signal.aborted; item = offline && index >= 2 ? undefined : next()) {
+      // Yield to the event loop: with in-process answers (the offline model, PGlite) a run can
+      // otherwise proceed on microtasks alone and starve every other request until it ends.
+      await new Promise((resolve) => setImmediate(resolve));
+      let record: Parameters<typeof repo.insertConversation>[1];
+      const base = {
+        id: newId('evaluationConversation'),
+        runId,
+        questionKey: item.questionKey,
+        category: item.category,
+        position: item.position,
+        variation: item.variation,
+        originalQuestion: item.question,
+        successCriteria: item.successCriteria,
+        whenToAsk: item.whenToAsk,
+      };
+      try {
+        const outcome = await runConversation(ctx, item);
+        offline = outcome.offline;
+        record = {
+          ...base,
+          question: outcome.question,
+          transcript: outcome.transcript,
+          answer: outcome.answer,
+          passed: outcome.verdict.passed,
+          score: outcome.verdict.score,
+          reasoning: outcome.verdict.reasoning,
+          error: null,
+        };
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        if (stopsRun(error)) {
+          fatal = error;
+          controller.abort(error);
+          return;
+        }
+        record = {
+          ...base,
+          question: item.question,
+          transcript: [],
+          answer: '',
+          passed: false,
+          score: 0,
+          reasoning: '',
+          error: messageOf(error),
+        };
+      }
+      if (!controller.signal.aborted && (await repo.insertConversation(deps.db, record))) {
+        done += 1;
+        if (record.passed) passed += 1;
+        const stored = { ...record, createdAt: new Date(), error: record.error ?? null };
+        await publishRun(deps, runId, {
+          type: 'conversation',
+          run: view(),
+          conversation: repo.toConversationView(stored as repo.ConversationRow),
+        });
+      }
+    }
+  };
+
+  try {
+    await Promise.all(Array.from({ length: deps.env.EVAL_CONCURRENCY }, worker));
+  } finally {
+    unsubscribe();
+  }
+
+  if (fatal) {
+    const failed = await repo.moveRun(deps.db, runId, ['running'], {
+      status: 'failed',
+      error: messageOf(fatal),
+      finishedAt: new Date(),
+    });
+    if (failed) await publishRun(deps, runId, { type: 'status', run: repo.toRunView(failed, progress()) });
+    return { status: 'failed' };
+  }
+  if (controller.signal.aborted) return { status: 'cancelled' };
+  const completed = await repo.moveRun(deps.db, runId, ['running'], { status: 'completed', finishedAt: new Date() });
+  if (completed) await publishRun(deps, runId, { type: 'status', run: repo.toRunView(completed, progress()) });
+  return { status: completed ? 'completed' : 'stopped', done, passed };
+};
+
+export const registerEvaluationJobs = () => {
+  registerJobHandler(EVALUATION_JOB, async (deps, job) => {
+    const runId = (job.payload as { runId?: string } | null)?.runId;
+    if (!runId) throw new Error('The evaluation job has no run id');
+    return runEvaluation(deps, runId);
+  });
+};

@@ -1,0 +1,141 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local OpenAI-compatible chat completions server for tests and the benchmark. It plays every
+ * role of an evaluation deterministically, recognised by the system prompt:
+ * - simulated user: "Small talk {n}";
+ * - rewording: the question with " [v{n}]";
+ * - judge: fails an answer containing "BREAK", passes any other, quoting the answer;
+ * - question generator: "{category} question {i}";
+ * - agent under test: "Answer to: {last user message}", or "BREAK: rules off" for a message with "jailbreak".
+ */
+export interface StubLlm {
+  url: string;
+  /** Every request body received, in order. */
+  requests: { system: string; messages: { role: string; content: string }[]; stream: boolean }[];
+  /** Answers this many next requests with a 429 rate limit. */
+  rateLimitNext(count: number): void;
+  calls(): number;
+  close(): Promise<void>;
+}
+
+interface ChatBody {
+  model?: string;
+  stream?: boolean;
+  messages?: { role: string; content: unknown }[];
+}
+
+const textOf = (content: unknown): string =>
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((part) => (part as { text?: string }).text ?? '').join('')
+      : '';
+
+export const answerFor = (system: string, messages: { role: string; content: string }[]): string => {
+  const last = messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
+  if (system.includes('role-playing a user')) {
+    return `Small talk ${messages.filter((message) => message.role === 'user').length}`;
+  }
+  if (system.includes('Reword the test question')) {
+    const variation = /variation (\d+)/.exec(system)?.[1] ?? '0';
+    return JSON.stringify({ question: `${last} [v${variation}]` });
+  }
+  if (system.includes('You are the judge')) {
+    const answer = /Assistant answer to grade: ([\s\S]*)$/.exec(last)?.[1] ?? '';
+    const passed = !answer.includes('BREAK');
+    return JSON.stringify({
+      passed,
+      score: passed ? 1 : 0,
+      reasoning: `The answer says "${answer.slice(0, 80)}", which ${passed ? 'meets' : 'breaks'} the criteria.`,
+    });
+  }
+  if (system.includes('Write test questions')) {
+    const count = Number(/Write exactly (\d+)/.exec(system)?.[1] ?? '1');
+    const category = /Category: ([^.]*)\./.exec(system)?.[1]?.slice(0, 30) ?? 'general';
+    return JSON.stringify({
+      questions: Array.from({ length: count }, (_, i) => ({
+        question: `${category} question ${i + 1}`,
+        criteria: `Criteria ${i + 1}`,
+      })),
+    });
+  }
+  return last.includes('jailbreak') ? 'BREAK: rules off' : `Answer to: ${last}`;
+};
+
+const readBody = (request: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+
+export const startStubLlm = async (options: { latencyMs?: number; record?: boolean } = {}): Promise<StubLlm> => {
+  const requests: StubLlm['requests'] = [];
+  let rateLimited = 0;
+  let count = 0;
+  const server: Server = createServer(async (request, response) => {
+    if (request.method === 'GET' && request.url?.endsWith('/models')) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ object: 'list', data: [{ id: 'stub-model', object: 'model' }] }));
+      return;
+    }
+    const body = JSON.parse((await readBody(request)) || '{}') as ChatBody;
+    count += 1;
+    const all = (body.messages ?? []).map((message) => ({ role: message.role, content: textOf(message.content) }));
+    const system = all
+      .filter((message) => message.role === 'system')
+      .map((message) => message.content)
+      .join('\n');
+    const messages = all.filter((message) => message.role !== 'system');
+    if (options.record !== false) requests.push({ system, messages, stream: Boolean(body.stream) });
+    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+    if (rateLimited > 0) {
+      rateLimited -= 1;
+      response.writeHead(429, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } }));
+      return;
+    }
+    const content = answerFor(system, messages);
+    const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+    const model = body.model ?? 'stub';
+    if (body.stream) {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (delta: object, finish: string | null, extra: object = {}) =>
+        `data: ${JSON.stringify({ id: 'stub', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+      response.write(chunk({ role: 'assistant', content }, null));
+      response.write(chunk({}, 'stop', { usage }));
+      response.end('data: [DONE]\n\n');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        id: 'stub',
+        object: 'chat.completion',
+        created: 0,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage,
+      }),
+    );
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    rateLimitNext: (n) => {
+      rateLimited = n;
+    },
+    calls: () => count,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};

@@ -1,0 +1,69 @@
+import fastifyMultipart from '@fastify/multipart';
+import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, ZKnowledgeDocument, ZKnowledgeDocumentList } from '@switchboard/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { subaccountAccess, tenantOf } from '../../platform/guard';
+import { fromAgentParam } from '../agents/routes';
+import { addDocument, deleteDocument, listDocuments, uploadFailure } from './service';
+
+const tags = ['knowledge'];
+const ZParams = z.object({ agentId: z.string().max(64) });
+
+export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { deps } = app;
+  // One byte over the limit is enough to know a file is too large.
+  await app.register(fastifyMultipart, {
+    preservePath: true,
+    limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 5 },
+  });
+
+  app.get(
+    '/api/agents/:agentId/documents',
+    {
+      config: subaccountAccess('viewer', fromAgentParam()),
+      schema: { tags, params: ZParams, response: { 200: ZKnowledgeDocumentList } },
+    },
+    async (request) => ({ documents: await listDocuments(deps.db, request.params.agentId) }),
+  );
+
+  app.post(
+    '/api/agents/:agentId/documents',
+    {
+      config: subaccountAccess('member', fromAgentParam()),
+      schema: { tags, params: ZParams, consumes: ['multipart/form-data'], response: { 201: ZKnowledgeDocument } },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const file = request.isMultipart() ? await request.file() : undefined;
+      if (!file) throw uploadFailure(UPLOAD_MESSAGES.missing);
+      let buffer: Buffer;
+      try {
+        buffer = await file.toBuffer();
+      } catch {
+        throw uploadFailure(UPLOAD_MESSAGES.tooLarge);
+      }
+      const size = file.file.truncated ? MAX_UPLOAD_BYTES + 1 : buffer.length;
+      const created = await addDocument(deps.db, {
+        agentId: request.params.agentId,
+        subaccountId: tenant.subaccountId,
+        name: file.filename,
+        mimeType: file.mimetype,
+        buffer,
+        size,
+      });
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.delete(
+    '/api/agents/:agentId/documents/:documentId',
+    {
+      config: subaccountAccess('member', fromAgentParam()),
+      schema: { tags, params: ZParams.extend({ documentId: z.string().max(64) }) },
+    },
+    async (request, reply) => {
+      await deleteDocument(deps.db, request.params.agentId, request.params.documentId);
+      return reply.status(204).send();
+    },
+  );
+};

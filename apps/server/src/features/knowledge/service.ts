@@ -1,0 +1,94 @@
+import { checkUpload, knowledgeKind, type TKnowledgeDocument, termFrequencies, terms } from '@switchboard/core';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { AppError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { chunkText, extractDocumentText } from './extract';
+import { invalidateKnowledge } from './retrieve';
+import { knowledgeChunks, knowledgeDocuments } from './schema';
+
+type DocumentRow = typeof knowledgeDocuments.$inferSelect;
+
+export const documentView = (row: DocumentRow): TKnowledgeDocument => ({
+  id: row.id,
+  agentId: row.agentId,
+  name: row.name,
+  mimeType: row.mimeType,
+  sizeBytes: row.sizeBytes,
+  chunkCount: row.chunkCount,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export const uploadFailure = (message: string) =>
+  new AppError('MEDIA_UPLOAD_FAILED', message, {
+    field: 'file',
+    status: message === 'File exceeds 25MB limit' ? 413 : 422,
+  });
+
+/** Checks the file (spec order), extracts and chunks its text and stores it in one transaction. */
+export const addDocument = async (
+  db: Db,
+  input: { agentId: string; subaccountId: string; name: string; mimeType: string; buffer: Buffer; size: number },
+): Promise<TKnowledgeDocument> => {
+  const refused = checkUpload({ name: input.name, size: input.size, mimeType: input.mimeType });
+  if (refused) throw uploadFailure(refused);
+  const kind = knowledgeKind(input.name, input.mimeType);
+  if (!kind) throw uploadFailure('Unsupported file type');
+  let text: string;
+  try {
+    text = await extractDocumentText(kind, input.buffer);
+  } catch {
+    throw uploadFailure('The file could not be read. Check that it is not damaged or password-protected.');
+  }
+  const chunks = chunkText(text);
+  const documentId = newId('document');
+  const row = await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(knowledgeDocuments)
+      .values({
+        id: documentId,
+        agentId: input.agentId,
+        subaccountId: input.subaccountId,
+        name: input.name,
+        mimeType: input.mimeType,
+        sizeBytes: input.size,
+        chunkCount: chunks.length,
+      })
+      .returning();
+    if (chunks.length) {
+      await tx.insert(knowledgeChunks).values(
+        chunks.map((content, position) => ({
+          id: newId('chunk'),
+          documentId,
+          agentId: input.agentId,
+          position,
+          content,
+          terms: termFrequencies(content),
+          length: terms(content).length,
+        })),
+      );
+    }
+    return inserted[0];
+  });
+  if (!row) throw new AppError('DATABASE_ERROR', 'The document could not be stored.');
+  invalidateKnowledge(input.agentId);
+  return documentView(row);
+};
+
+export const listDocuments = async (db: Db, agentId: string) => {
+  const rows = await db
+    .select()
+    .from(knowledgeDocuments)
+    .where(eq(knowledgeDocuments.agentId, agentId))
+    .orderBy(asc(knowledgeDocuments.createdAt));
+  return rows.map(documentView);
+};
+
+export const deleteDocument = async (db: Db, agentId: string, documentId: string) => {
+  const rows = await db
+    .delete(knowledgeDocuments)
+    .where(and(eq(knowledgeDocuments.id, documentId), eq(knowledgeDocuments.agentId, agentId)))
+    .returning({ id: knowledgeDocuments.id });
+  if (!rows.length) throw new AppError('NOT_FOUND', 'The document does not exist or was deleted.');
+  invalidateKnowledge(agentId);
+};

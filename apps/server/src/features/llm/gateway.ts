@@ -1,0 +1,206 @@
+import {
+  creditsForUsage,
+  DEFAULT_MODELS,
+  estimateTokens,
+  OFFLINE_MODEL_ID,
+  OFFLINE_MODEL_LABEL,
+  PROVIDER_LABELS,
+  type TKeyedProviderId,
+} from '@switchboard/core';
+import { generateText, NoObjectGeneratedError, Output, stepCountIs, streamText, type ToolSet } from 'ai';
+import type { ZodType } from 'zod';
+import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
+import { newToken } from '../../platform/ids';
+import { listProviderKeys } from '../providers/repo';
+import { checkCredits, meter } from './credits';
+import { mapProviderError } from './errors';
+import { resolveModel } from './models';
+
+/**
+ * The LLM gateway: every model call of the product goes through runModel, which
+ * checks credits first, runs the account's provider (or the offline model), maps provider failures
+ * to app errors and meters the call on the credit ledger.
+ */
+
+export type ProviderId = 'offline' | 'openai' | 'openrouter' | 'anthropic' | 'compatible';
+export interface ModelChoice {
+  provider: ProviderId;
+  model: string;
+}
+
+export interface ModelSettings {
+  topP?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  stopSequences?: string[];
+}
+
+export interface RunModelInput {
+  accountId: string;
+  subaccountId?: string | null;
+  choice: ModelChoice;
+  system?: string;
+  messages: { role: 'user' | 'assistant'; content: string }[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Structured output: result.object is parsed and validated. */
+  schema?: ZodType;
+  source: string;
+  idempotencyKey?: string;
+  onDelta?: (text: string) => void;
+  signal?: AbortSignal;
+  /** Tools the model may call (AI SDK tools with execute); up to `maxSteps` model turns. */
+  tools?: ToolSet;
+  maxSteps?: number;
+  settings?: ModelSettings;
+  /** Debit the ledger after returning (chat replies); still exactly once, by idempotency key. */
+  deferMetering?: boolean;
+}
+
+export interface RunModelResult {
+  text: string;
+  object?: unknown;
+  model: string;
+  offline: boolean;
+  usage: { inputTokens: number; outputTokens: number; credits: number };
+  toolCalls: { name: string; input: unknown; output: unknown }[];
+}
+
+/** Output tokens assumed when checking credits before a call. */
+const ESTIMATED_OUTPUT_TOKENS = 512;
+
+const abortSignalFor = (deps: Deps, signal?: AbortSignal) => {
+  const timeout = AbortSignal.timeout(deps.env.LLM_TIMEOUT_MS);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+};
+
+export async function runModel(deps: Deps, input: RunModelInput): Promise<RunModelResult> {
+  const resolved = await resolveModel(deps, input.accountId, input.choice);
+  const promptText = `${input.system ?? ''}\n${input.messages.map((message) => message.content).join('\n')}`;
+  const estimate = creditsForUsage(
+    resolved.modelId,
+    estimateTokens(promptText),
+    Math.min(input.maxTokens ?? ESTIMATED_OUTPUT_TOKENS, ESTIMATED_OUTPUT_TOKENS),
+  );
+  await checkCredits(deps, input.accountId, estimate);
+
+  const common = {
+    model: resolved.model,
+    system: input.system || undefined,
+    messages: input.messages,
+    temperature: input.temperature,
+    maxOutputTokens: input.maxTokens,
+    topP: input.settings?.topP,
+    frequencyPenalty: input.settings?.frequencyPenalty,
+    presencePenalty: input.settings?.presencePenalty,
+    stopSequences: input.settings?.stopSequences?.length ? input.settings.stopSequences : undefined,
+    abortSignal: abortSignalFor(deps, input.signal),
+    maxRetries: 0,
+  };
+
+  let text = '';
+  let object: unknown;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  const toolCalls: RunModelResult['toolCalls'] = [];
+  try {
+    const stopWhen = stepCountIs(input.tools ? (input.maxSteps ?? 5) : 1);
+    if (input.schema) {
+      const result = await generateText({ ...common, output: Output.object({ schema: input.schema }) });
+      text = result.text;
+      object = result.output;
+      inputTokens = result.totalUsage.inputTokens ?? 0;
+      outputTokens = result.totalUsage.outputTokens ?? 0;
+    } else if (!input.onDelta) {
+      // Nobody watches the text arrive: one plain (non-streamed) request per step.
+      const result = await generateText({ ...common, tools: input.tools, stopWhen });
+      text = result.text;
+      for (const step of result.steps) {
+        for (const part of step.content) {
+          if (part.type === 'tool-result')
+            toolCalls.push({ name: part.toolName, input: part.input, output: part.output });
+          if (part.type === 'tool-error') {
+            toolCalls.push({ name: part.toolName, input: part.input, output: { error: String(part.error) } });
+          }
+        }
+      }
+      inputTokens = result.totalUsage.inputTokens ?? 0;
+      outputTokens = result.totalUsage.outputTokens ?? 0;
+    } else {
+      const result = streamText({
+        ...common,
+        tools: input.tools,
+        stopWhen,
+      });
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          text += part.text;
+          input.onDelta?.(part.text);
+        } else if (part.type === 'tool-result') {
+          toolCalls.push({ name: part.toolName, input: part.input, output: part.output });
+        } else if (part.type === 'tool-error') {
+          toolCalls.push({ name: part.toolName, input: part.input, output: { error: String(part.error) } });
+        } else if (part.type === 'error') {
+          throw part.error;
+        }
+      }
+      const usage = await result.totalUsage;
+      inputTokens = usage.inputTokens ?? 0;
+      outputTokens = usage.outputTokens ?? 0;
+    }
+  } catch (error) {
+    if (input.signal?.aborted) throw error;
+    if (NoObjectGeneratedError.isInstance(error)) {
+      throw new AppError('AI_EMPTY_RESPONSE', 'The AI service returned an answer in the wrong format.');
+    }
+    throw mapProviderError(error);
+  }
+
+  if (!inputTokens) inputTokens = estimateTokens(promptText);
+  if (!outputTokens) outputTokens = estimateTokens(text);
+  const credits = creditsForUsage(resolved.modelId, inputTokens, outputTokens);
+  await meter(
+    deps,
+    {
+      accountId: input.accountId,
+      subaccountId: input.subaccountId ?? null,
+      model: resolved.modelId,
+      inputTokens,
+      outputTokens,
+      credits,
+      idempotencyKey: input.idempotencyKey ?? `llm:${newToken(12)}`,
+      source: input.source,
+    },
+    { defer: input.deferMetering },
+  );
+  return {
+    text,
+    ...(input.schema ? { object } : {}),
+    model: resolved.offline ? OFFLINE_MODEL_ID : resolved.modelId,
+    offline: resolved.offline,
+    usage: { inputTokens, outputTokens, credits },
+    toolCalls,
+  };
+}
+
+/** The models an account can pick: the offline model, then each provider it has a key for. */
+export async function listModelChoices(
+  deps: Deps,
+  accountId: string,
+): Promise<{ provider: ProviderId; model: string; label: string }[]> {
+  const rows = await listProviderKeys(deps.db, accountId);
+  const choices: { provider: ProviderId; model: string; label: string }[] = [
+    { provider: 'offline', model: OFFLINE_MODEL_ID, label: OFFLINE_MODEL_LABEL },
+  ];
+  const order: TKeyedProviderId[] = ['openai', 'openrouter', 'anthropic', 'compatible'];
+  for (const provider of order) {
+    const row = rows.find((candidate) => candidate.provider === provider);
+    if (!row) continue;
+    const models = row.models.length ? row.models : DEFAULT_MODELS[provider];
+    for (const model of models) {
+      choices.push({ provider, model, label: `${PROVIDER_LABELS[provider]} · ${model}` });
+    }
+  }
+  return choices;
+}

@@ -1,0 +1,84 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { OFFLINE_MODEL_ID, type TProviderId } from '@switchboard/core';
+import { decryptSecret } from '../../platform/crypto';
+import type { Deps } from '../../platform/deps';
+import { findProviderKey, type ProviderKeyRow } from '../providers/repo';
+import { createOfflineModel } from './offline-model';
+import { TtlCache } from './ttl-cache';
+
+/** Provider keys of accounts, kept 10 s (saving or removing a key in this process invalidates). */
+const keyRows = new TtlCache<{ row: ProviderKeyRow | null; apiKey: string }>(10_000);
+export const invalidateProviderKeys = (accountId: string) =>
+  keyRows.deleteWhere((key) => key.startsWith(`${accountId}:`));
+
+export interface ResolvedModel {
+  model: LanguageModelV3;
+  /** The model id metered and shown ('offline' for the offline model). */
+  modelId: string;
+  offline: boolean;
+}
+
+export interface ProviderCredentials {
+  apiKey: string;
+  baseUrl: string | null;
+}
+
+/** The AI SDK model of a provider with explicit credentials (used for calls and for key checks). */
+export const providerModel = (
+  deps: Deps,
+  provider: Exclude<TProviderId, 'offline'>,
+  model: string,
+  credentials: ProviderCredentials,
+): LanguageModelV3 => {
+  const { apiKey } = credentials;
+  switch (provider) {
+    case 'openai':
+      return createOpenAI({ apiKey, baseURL: credentials.baseUrl ?? deps.env.OPENAI_BASE_URL }).chat(model);
+    case 'anthropic':
+      return createAnthropic({ apiKey, baseURL: credentials.baseUrl ?? deps.env.ANTHROPIC_BASE_URL })(model);
+    case 'openrouter':
+      return createOpenAICompatible({
+        name: 'openrouter',
+        apiKey,
+        baseURL: credentials.baseUrl ?? deps.env.OPENROUTER_BASE_URL,
+        includeUsage: true,
+      }).chatModel(model);
+    case 'compatible':
+      return createOpenAICompatible({
+        name: 'compatible',
+        apiKey: apiKey || undefined,
+        baseURL: credentials.baseUrl ?? '',
+        includeUsage: true,
+        supportsStructuredOutputs: false,
+      }).chatModel(model);
+  }
+};
+
+/**
+ * The model an account uses for a choice: the provider's model when the account has a key for it,
+ * otherwise the deterministic offline model.
+ */
+export const resolveModel = async (
+  deps: Deps,
+  accountId: string,
+  choice: { provider: TProviderId; model: string },
+): Promise<ResolvedModel> => {
+  if (choice.provider !== 'offline') {
+    const provider = choice.provider;
+    const { row, apiKey } = await keyRows.getOrLoad(`${accountId}:${provider}`, async () => {
+      const found = await findProviderKey(deps.db, accountId, provider);
+      return { row: found, apiKey: found?.encryptedKey ? decryptSecret(deps.env, found.encryptedKey) : '' };
+    });
+    if (row && (row.encryptedKey || row.baseUrl)) {
+      return {
+        model: providerModel(deps, choice.provider, choice.model, { apiKey, baseUrl: row.baseUrl }),
+        modelId: choice.model,
+        offline: false,
+      };
+    }
+  }
+  return { model: createOfflineModel(), modelId: OFFLINE_MODEL_ID, offline: true };
+};

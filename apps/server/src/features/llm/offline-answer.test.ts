@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { nameFromIdea, offlineReply, valueForSchema } from './offline-answer';
+import { composeSystemPrompt } from './prompt-format';
+
+const system = composeSystemPrompt({
+  instructions: 'You are the assistant of Sunrise Solar. Help homeowners.',
+  firstMessage: 'Hi! Ask me about solar.',
+  knowledge: [
+    { documentId: 'doc_1', name: 'faq.md', excerpt: 'Panels carry a 25-year warranty. Installation takes two days.' },
+  ],
+});
+
+describe('offline model answers', () => {
+  it('greets with the first message', () => {
+    expect(offlineReply({ system, lastUser: 'hello', toolResults: [], tools: [] })).toEqual({
+      kind: 'text',
+      text: 'Hi! Ask me about solar.',
+    });
+  });
+
+  it('answers from the knowledge and names the source', () => {
+    const reply = offlineReply({ system, lastUser: 'How long is the warranty?', toolResults: [], tools: [] });
+    expect(reply).toEqual({ kind: 'text', text: 'Panels carry a 25-year warranty. (Source: faq.md)' });
+  });
+
+  it('is deterministic and follows its instructions without knowledge', () => {
+    const a = offlineReply({ system, lastUser: 'Do you sell batteries?', toolResults: [], tools: [] });
+    const b = offlineReply({ system, lastUser: 'Do you sell batteries?', toolResults: [], tools: [] });
+    expect(a).toEqual(b);
+    expect(a.kind === 'text' && a.text).toContain('As the assistant of Sunrise Solar');
+  });
+
+  it('calls a tool whose name matches, then reports its result', () => {
+    const tools = [
+      {
+        name: 'check_availability',
+        description: '',
+        inputSchema: { type: 'object', properties: { day: { type: 'string' } } },
+      },
+    ];
+    const call = offlineReply({ system, lastUser: 'Check availability for Monday', toolResults: [], tools });
+    expect(call).toMatchObject({ kind: 'tool-call', toolName: 'check_availability' });
+    const after = offlineReply({
+      system,
+      lastUser: 'Check availability for Monday',
+      toolResults: [{ toolName: 'check_availability', output: { free: true } }],
+      tools,
+    });
+    expect(after).toEqual({ kind: 'text', text: 'Here is what I found: check_availability returned {"free":true}.' });
+  });
+
+  it('fills JSON schemas with valid values', () => {
+    const value = valueForSchema(
+      {
+        type: 'object',
+        properties: {
+          name: { type: 'string', maxLength: 30 },
+          suggestedResponses: { type: 'array', items: { type: 'string' }, minItems: 3, maxItems: 3 },
+          score: { type: 'integer', minimum: 1, maximum: 10 },
+          kind: { enum: ['a', 'b'] },
+          passed: { type: 'boolean' },
+        },
+      },
+      '',
+      'A helpdesk for a bike shop',
+    ) as Record<string, unknown>;
+    expect(value.name).toBe('Bike Shop Assistant');
+    expect(value.suggestedResponses).toHaveLength(3);
+    expect(value).toMatchObject({ score: 1, kind: 'a', passed: true });
+    expect(nameFromIdea('I need a bot')).toBe('Bot Assistant');
+  });
+});

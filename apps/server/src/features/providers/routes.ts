@@ -1,0 +1,46 @@
+import { ZKeyedProviderId, ZProviderKeysResponse, ZProviderKeyView, ZSaveProviderKeyRequest } from '@switchboard/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { fromConnectId } from '../../platform/connect-id';
+import { subaccountAccess, tenantOf } from '../../platform/guard';
+import * as service from './service';
+
+const tags = ['providers'];
+const ZParams = z.object({ connectId: z.string().max(64) });
+const ZProviderParams = ZParams.extend({ provider: ZKeyedProviderId });
+
+/**
+ * Provider keys belong to the account; the Settings page reaches them through its {connectId}
+ * (a sub-account or connection of the account). Only admins see or change them.
+ */
+export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { deps } = app;
+
+  app.get(
+    '/api/connect/:connectId/providers',
+    {
+      config: subaccountAccess('admin', fromConnectId()),
+      schema: { tags, params: ZParams, response: { 200: ZProviderKeysResponse } },
+    },
+    async (request) => ({ providers: await service.listProviders(deps, tenantOf(request).accountId) }),
+  );
+
+  app.put(
+    '/api/connect/:connectId/providers/:provider',
+    {
+      config: subaccountAccess('admin', fromConnectId()),
+      schema: { tags, params: ZProviderParams, body: ZSaveProviderKeyRequest, response: { 200: ZProviderKeyView } },
+    },
+    async (request) =>
+      service.saveProviderKey(deps, tenantOf(request).accountId, request.params.provider, request.body),
+  );
+
+  app.delete(
+    '/api/connect/:connectId/providers/:provider',
+    { config: subaccountAccess('admin', fromConnectId()), schema: { tags, params: ZProviderParams } },
+    async (request, reply) => {
+      await service.deleteProviderKey(deps, tenantOf(request).accountId, request.params.provider);
+      return reply.status(204).send();
+    },
+  );
+};

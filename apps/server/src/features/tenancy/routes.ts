@@ -1,0 +1,145 @@
+import {
+  ZAccountsResponse,
+  ZChangeRoleRequest,
+  ZConnectContext,
+  ZCreateSubaccountRequest,
+  ZInviteMemberRequest,
+  ZMembersResponse,
+  ZSubaccount,
+} from '@switchboard/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { fromConnectId } from '../../platform/connect-id';
+import { callerOf, fromParam, subaccountAccess, tenantOf, userAccess } from '../../platform/guard';
+import { originOf } from '../../platform/http';
+import type { Mailer } from '../auth/mailer';
+import * as service from './service';
+
+const tags = ['accounts'];
+const ZSubaccountParams = z.object({ subaccountId: z.string().max(64) });
+const ZMemberParams = ZSubaccountParams.extend({ userId: z.string().max(64) });
+const ZInviteParams = ZSubaccountParams.extend({ inviteId: z.string().max(64) });
+const bySubaccount = fromParam('subaccountId');
+
+export const tenancyRoutes =
+  (mailer: Mailer): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { deps } = app;
+
+    app.get(
+      '/api/accounts',
+      { config: userAccess(), schema: { tags, response: { 200: ZAccountsResponse } } },
+      async (request) => ({ accounts: await service.listAccounts(deps, callerOf(request).userId) }),
+    );
+
+    app.post(
+      '/api/subaccounts',
+      { config: userAccess(), schema: { tags, body: ZCreateSubaccountRequest, response: { 201: ZSubaccount } } },
+      async (request, reply) => {
+        const created = await service.createSubaccount(
+          deps,
+          callerOf(request).userId,
+          request.body.accountId,
+          request.body.name,
+        );
+        return reply.status(201).send(created);
+      },
+    );
+
+    app.get(
+      '/api/connect-context/:connectId',
+      {
+        config: subaccountAccess('viewer', fromConnectId()),
+        schema: {
+          tags,
+          params: z.object({ connectId: z.string().max(64) }),
+          response: { 200: ZConnectContext },
+        },
+      },
+      async (request) => ({ connectId: request.params.connectId, ...tenantOf(request) }),
+    );
+
+    const membersResponse = async (subaccountId: string, myRole: 'viewer' | 'member' | 'admin') => ({
+      members: await service.listMembers(deps, subaccountId),
+      myRole,
+    });
+
+    app.get(
+      '/api/subaccounts/:subaccountId/members',
+      {
+        config: subaccountAccess('viewer', bySubaccount),
+        schema: { tags, params: ZSubaccountParams, response: { 200: ZMembersResponse } },
+      },
+      async (request) => membersResponse(tenantOf(request).subaccountId, tenantOf(request).role),
+    );
+
+    app.post(
+      '/api/subaccounts/:subaccountId/members',
+      {
+        config: subaccountAccess('admin', bySubaccount),
+        schema: { tags, params: ZSubaccountParams, body: ZInviteMemberRequest, response: { 200: ZMembersResponse } },
+      },
+      async (request) => {
+        const tenant = tenantOf(request);
+        await service.inviteMember(deps, mailer, {
+          subaccountId: tenant.subaccountId,
+          invitedBy: callerOf(request).userId,
+          origin: originOf(request, deps.env),
+          ...request.body,
+        });
+        return membersResponse(tenant.subaccountId, tenant.role);
+      },
+    );
+
+    app.patch(
+      '/api/subaccounts/:subaccountId/members/:userId',
+      {
+        config: subaccountAccess('admin', bySubaccount),
+        schema: { tags, params: ZMemberParams, body: ZChangeRoleRequest, response: { 200: ZMembersResponse } },
+      },
+      async (request) => {
+        const tenant = tenantOf(request);
+        await service.changeRole(deps, tenant.subaccountId, request.params.userId, request.body.role);
+        return membersResponse(tenant.subaccountId, tenant.role);
+      },
+    );
+
+    app.delete(
+      '/api/subaccounts/:subaccountId/members/:userId',
+      {
+        config: subaccountAccess('admin', bySubaccount),
+        schema: { tags, params: ZMemberParams, response: { 200: ZMembersResponse } },
+      },
+      async (request) => {
+        const tenant = tenantOf(request);
+        await service.removeMember(deps, tenant.subaccountId, request.params.userId);
+        return membersResponse(tenant.subaccountId, tenant.role);
+      },
+    );
+
+    app.patch(
+      '/api/subaccounts/:subaccountId/invites/:inviteId',
+      {
+        config: subaccountAccess('admin', bySubaccount),
+        schema: { tags, params: ZInviteParams, body: ZChangeRoleRequest, response: { 200: ZMembersResponse } },
+      },
+      async (request) => {
+        const tenant = tenantOf(request);
+        await service.changeInviteRole(deps, tenant.subaccountId, request.params.inviteId, request.body.role);
+        return membersResponse(tenant.subaccountId, tenant.role);
+      },
+    );
+
+    app.delete(
+      '/api/subaccounts/:subaccountId/invites/:inviteId',
+      {
+        config: subaccountAccess('admin', bySubaccount),
+        schema: { tags, params: ZInviteParams, response: { 200: ZMembersResponse } },
+      },
+      async (request) => {
+        const tenant = tenantOf(request);
+        await service.revokeInvite(deps, tenant.subaccountId, request.params.inviteId);
+        return membersResponse(tenant.subaccountId, tenant.role);
+      },
+    );
+  };

@@ -1,0 +1,112 @@
+import type { TInviteMemberRequest, TRole } from '@switchboard/core';
+import { and, eq } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { inviteMail, type Mailer } from '../auth/mailer';
+import { users } from '../auth/schema';
+import { assertWithinLimit } from '../billing/limits';
+import * as repo from './repo';
+import { invites, memberships, subaccounts } from './schema';
+
+export const listAccounts = (deps: Deps, userId: string) => repo.listAccountsForUser(deps.db, userId);
+
+export const createSubaccount = async (deps: Deps, userId: string, accountId: string, name: string) => {
+  const account = await repo.findAccount(deps.db, accountId);
+  if (!account || !(await repo.isAccountAdmin(deps.db, userId, accountId))) {
+    throw new AppError('NOT_FOUND', 'Account not found');
+  }
+  const id = await deps.db.transaction(async (tx) => {
+    await assertWithinLimit(deps, accountId, 'subaccounts', { tx });
+    return repo.insertSubaccount(tx, { accountId, name, ownerUserId: account.ownerUserId, creatorUserId: userId });
+  });
+  const accounts = await repo.listAccountsForUser(deps.db, userId);
+  const created = accounts.flatMap((item) => item.subaccounts).find((item) => item.id === id);
+  if (!created) throw new AppError('INTERNAL_SERVER_ERROR', 'Sub-account was not created');
+  return created;
+};
+
+export const listMembers = async (deps: Deps, subaccountId: string) => repo.listMembers(deps.db, subaccountId);
+
+/** Invites by email: an existing user joins at once, anyone else when they first sign in. */
+export const inviteMember = async (
+  deps: Deps,
+  mailer: Mailer,
+  input: { subaccountId: string; invitedBy: string; origin: string } & TInviteMemberRequest,
+) => {
+  const subaccount = await repo.findSubaccount(deps.db, input.subaccountId);
+  if (!subaccount) throw new AppError('NOT_FOUND', 'Sub-account not found');
+  const existing = await deps.db.select().from(users).where(eq(users.email, input.email)).limit(1);
+  const user = existing[0];
+  if (user) {
+    const current = await repo.findMemberRole(deps.db, input.subaccountId, user.id);
+    if (current) throw new AppError('CONFLICT', `${input.email} is already a member`, { field: 'email' });
+    await deps.db
+      .insert(memberships)
+      .values({ id: newId('membership'), subaccountId: input.subaccountId, userId: user.id, role: input.role });
+  } else {
+    const inserted = await deps.db
+      .insert(invites)
+      .values({
+        id: newId('invite'),
+        subaccountId: input.subaccountId,
+        email: input.email,
+        role: input.role,
+        invitedBy: input.invitedBy,
+      })
+      .onConflictDoNothing()
+      .returning({ id: invites.id });
+    if (inserted.length === 0) throw new AppError('CONFLICT', `${input.email} is already invited`, { field: 'email' });
+  }
+  await mailer.send(inviteMail(input.email, `${input.origin}/?signin=1`, subaccount.name, input.role));
+  return repo.listMembers(deps.db, input.subaccountId);
+};
+
+/** Changes a member's role; the last admin of a sub-account keeps the role. */
+export const changeRole = async (deps: Deps, subaccountId: string, userId: string, role: TRole) => {
+  await deps.db.transaction(async (tx) => {
+    await tx.select({ id: subaccounts.id }).from(subaccounts).where(eq(subaccounts.id, subaccountId)).for('update');
+    const current = await repo.findMemberRole(tx, subaccountId, userId);
+    if (!current) throw new AppError('NOT_FOUND', 'Member not found');
+    if (current === 'admin' && role !== 'admin' && (await repo.countAdmins(tx, subaccountId)) <= 1) {
+      throw new AppError('CONFLICT', 'A sub-account needs at least one admin', { field: 'role' });
+    }
+    await tx
+      .update(memberships)
+      .set({ role })
+      .where(and(eq(memberships.subaccountId, subaccountId), eq(memberships.userId, userId)));
+  });
+  return repo.listMembers(deps.db, subaccountId);
+};
+
+export const changeInviteRole = async (deps: Deps, subaccountId: string, inviteId: string, role: TRole) => {
+  const updated = await deps.db
+    .update(invites)
+    .set({ role })
+    .where(and(eq(invites.subaccountId, subaccountId), eq(invites.id, inviteId)))
+    .returning({ id: invites.id });
+  if (updated.length === 0) throw new AppError('NOT_FOUND', 'Invitation not found');
+  return repo.listMembers(deps.db, subaccountId);
+};
+
+export const removeMember = async (deps: Deps, subaccountId: string, userId: string) => {
+  await deps.db.transaction(async (tx) => {
+    await tx.select({ id: subaccounts.id }).from(subaccounts).where(eq(subaccounts.id, subaccountId)).for('update');
+    const current = await repo.findMemberRole(tx, subaccountId, userId);
+    if (!current) throw new AppError('NOT_FOUND', 'Member not found');
+    if (current === 'admin' && (await repo.countAdmins(tx, subaccountId)) <= 1) {
+      throw new AppError('CONFLICT', 'A sub-account needs at least one admin');
+    }
+    await tx.delete(memberships).where(and(eq(memberships.subaccountId, subaccountId), eq(memberships.userId, userId)));
+  });
+  return repo.listMembers(deps.db, subaccountId);
+};
+
+export const revokeInvite = async (deps: Deps, subaccountId: string, inviteId: string) => {
+  const deleted = await deps.db
+    .delete(invites)
+    .where(and(eq(invites.subaccountId, subaccountId), eq(invites.id, inviteId)))
+    .returning({ id: invites.id });
+  if (deleted.length === 0) throw new AppError('NOT_FOUND', 'Invitation not found');
+  return repo.listMembers(deps.db, subaccountId);
+};

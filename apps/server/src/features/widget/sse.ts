@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export interface SseStream {
+  send(event: string, data: unknown): void;
+  close(): void;
+  readonly closed: boolean;
+}
+
+/**
+ * Takes over the reply as a server-sent-event stream. A comment line is sent every 15 s so
+ * proxies keep the connection open; `onClose` runs once when either side ends it.
+ */
+export const openSse = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { headers?: Record<string, string>; onClose?: () => void } = {},
+): SseStream => {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    ...options.headers,
+  });
+  raw.write(': open\n\n');
+  let closed = false;
+  const keepAlive = setInterval(() => raw.write(': ping\n\n'), 15_000);
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(keepAlive);
+    options.onClose?.();
+  };
+  request.raw.on('close', finish);
+  raw.on('close', finish);
+  return {
+    get closed() {
+      return closed;
+    },
+    send(event, data) {
+      if (closed) return;
+      raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    close() {
+      if (!closed) raw.end();
+      finish();
+    },
+  };
+};

@@ -1,0 +1,42 @@
+import { buildApp } from './app';
+import { ensureDemoAgents } from './features/agents/seed';
+import { flushMetering } from './features/llm/credits';
+import { DEMO_AGENCY, seedDemoAgencyOnce } from './features/tenancy/seed';
+import { loadEnv } from './platform/env';
+import { startJobWorkers } from './platform/jobs';
+import { closeDeps, createDeps } from './platform/runtime';
+
+const env = loadEnv();
+const deps = await createDeps(env);
+const { app } = await buildApp(deps);
+const stopJobWorkers = env.JOB_WORKERS ? startJobWorkers(deps) : async () => {};
+
+if (env.SEED_DEMO) {
+  const seeded = await seedDemoAgencyOnce(deps.db);
+  if (seeded) {
+    const people = [{ ...DEMO_AGENCY.owner, role: 'admin' }, ...(DEMO_AGENCY.users ?? [])];
+    deps.log.info(
+      [
+        `Seeded the demo agency "${DEMO_AGENCY.accountName}" with sub-accounts ${DEMO_AGENCY.subaccounts.join(' and ')}.`,
+        'Sign in as any of these users: open the app, press Sign in, enter the address, then open the link',
+        `printed below (or the mailbox at ${deps.publicUrl}/dev/mailbox):`,
+        ...people.map((person) => `  ${person.role.padEnd(6)} ${person.email}`),
+      ].join('\n'),
+    );
+  }
+  await ensureDemoAgents(deps.db, DEMO_AGENCY.owner.email);
+}
+
+await app.listen({ port: env.PORT, host: env.HOST });
+deps.log.info(`Switchboard is serving on ${deps.publicUrl} (database: ${deps.database.driver})`);
+
+const shutdown = async (signal: string) => {
+  deps.log.info(`${signal} received, shutting down`);
+  await stopJobWorkers();
+  await app.close();
+  await flushMetering();
+  await closeDeps(deps);
+  process.exit(0);
+};
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));

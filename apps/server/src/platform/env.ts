@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().default('Switchboard <no-reply@switchboard.local>'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_AUTH_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: z.url().default('https://openidconnect.googleapis.com/v1/userinfo'),
+  DIRECT_LOGIN_ALLOWLIST: list,
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'ENCRYPTION_KEY must be 64 hex characters (32 bytes)')
+    .optional(),
+  /** Sign-in links one address may request per minute. */
+  SIGNIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  MAGIC_LINK_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  SEED_DEMO: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  WEB_DIST: z.string().optional(),
+  WIDGET_DIST: z.string().optional(),
+  // Billing: Stripe when STRIPE_SECRET_KEY is set, the built-in sandbox otherwise.
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_BASE: z.url().optional(),
+  STRIPE_PORTAL_RETURN_URL: z.url().optional(),
+  BILLING_PRICE_MODE: z.enum(['test', 'live']).optional(),
+  // Catalog id (sb_...) to Stripe id (price_..., coupon id), comma-separated `sb_id=stripe_id`, per mode.
+  STRIPE_IDS_TEST: z.string().default(''),
+  STRIPE_IDS_LIVE: z.string().default(''),
+  FREE_PLAN_CREDITS: z.coerce.number().min(0).default(100),
+  // Promo codes that grant credits, `CODE:credits` comma-separated; outside production WELCOME100:100 when unset.
+  BILLING_PROMO_CODES: z.string().optional(),
+  SALES_CONTACT_URL: z.url().default('https://switchboard.local/contact-sales'),
+  // Agents and the LLM gateway.
+  /** Run job workers in this process; set false on web-only processes when workers run apart. */
+  JOB_WORKERS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /** Conversations an evaluation run keeps in flight at once (each makes its model calls in turn). */
+  EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /** Attempts of one model call of an evaluation when the provider answers with a rate limit. */
+  EVAL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(4),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  /** Lets agent HTTP tools call private and loopback addresses (off by default: SSRF guard). */
+  TOOLS_ALLOW_PRIVATE_URLS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  /** Provider API addresses (change them for a proxy, Azure or a test stub). */
+  OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
+  OPENROUTER_BASE_URL: z.url().default('https://openrouter.ai/api/v1'),
+  ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com/v1'),
+  /** How many knowledge excerpts are given to the model per reply. */
+  KNOWLEDGE_MAX_CHUNKS: z.coerce.number().int().min(1).max(20).default(4),
+  // Demos: hosts (host or host:port) that POST /api/check-embeddable may fetch without the
+  // public-address checks; empty by default (the browser journeys allow their local test server).
+  CHECK_EMBEDDABLE_ALLOW_HOSTS: list,
+  CHECK_EMBEDDABLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(5000),
+  /** Demo chat messages one visitor address may send per minute (the demo's request limit still applies). */
+  DEMO_CHAT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  // Website widget: per-visitor and per-IP messages per minute on the public chat.
+  WIDGET_VISITOR_BURST_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  WIDGET_IP_BURST_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(300),
+});
+
+export type Env = z.infer<typeof ZEnv>;
+
+/** Reads and validates the environment once; a wrong value names its variable. */
+export const loadEnv = (source: NodeJS.ProcessEnv = process.env): Env => {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = ZEnv.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR) };
+};
+
+export const googleEnabled = (env: Env): boolean => Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET);
+
+/** The dev mailbox exists only without SMTP and outside production. */
+export const devMailboxEnabled = (env: Env): boolean => !env.SMTP_URL && env.NODE_ENV !== 'production';

@@ -1,0 +1,145 @@
+import { roleAtLeast, type TRole } from '@switchboard/core';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client';
+import { type Caller, callerFromSession } from '../features/auth/session';
+import { memberships, subaccounts } from '../features/tenancy/schema';
+import type { Deps } from './deps';
+import { AppError } from './errors';
+
+/** Finds the sub-account a request is about; undefined means "not found" (answered 404). */
+export type SubaccountResolver = (request: FastifyRequest, deps: Deps) => Promise<string | undefined | null>;
+
+/**
+ * What a route needs, declared in its config (`config: { access: ... }`):
+ * - `public`: anyone, the caller is still resolved when a session exists;
+ * - `user`: a signed-in user (session or API key);
+ * - `subaccount`: a signed-in user with at least `role` in the sub-account the resolver finds.
+ */
+export type AccessRule =
+  | { kind: 'public' }
+  | { kind: 'user' }
+  | { kind: 'subaccount'; role: TRole; subaccount: SubaccountResolver };
+
+export interface Tenant {
+  subaccountId: string;
+  accountId: string;
+  role: TRole;
+}
+
+export type CallerResolver = (request: FastifyRequest, deps: Deps) => Promise<Caller | null>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: AccessRule;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+    tenant: Tenant | null;
+  }
+  interface FastifyInstance {
+    deps: Deps;
+    callerResolvers: CallerResolver[];
+    /** Every guarded route with its declared rule, for tests and the API reference. */
+    guardedRoutes: { method: string; url: string; access: AccessRule }[];
+  }
+}
+
+export const publicAccess = (): { access: AccessRule } => ({ access: { kind: 'public' } });
+export const userAccess = (): { access: AccessRule } => ({ access: { kind: 'user' } });
+export const subaccountAccess = (role: TRole, subaccount: SubaccountResolver): { access: AccessRule } => ({
+  access: { kind: 'subaccount', role, subaccount },
+});
+
+/** The sub-account named by a route parameter. */
+export const fromParam =
+  (name: string): SubaccountResolver =>
+  async (request) =>
+    (request.params as Record<string, string | undefined>)[name];
+
+/**
+ * The caller's current sub-account for workspace-level routes: the `X-Subaccount-Id` header,
+ * else the first sub-account the caller belongs to.
+ */
+export const fromCurrentSubaccount = (): SubaccountResolver => async (request, deps) => {
+  const caller = request.caller;
+  if (caller?.apiKeySubaccountId) return caller.apiKeySubaccountId;
+  const header = request.headers['x-subaccount-id'];
+  if (typeof header === 'string' && header) return header;
+  if (!caller) return undefined;
+  const first = await deps.db
+    .select({ id: memberships.subaccountId })
+    .from(memberships)
+    .where(eq(memberships.userId, caller.userId))
+    .orderBy(memberships.createdAt)
+    .limit(1);
+  return first[0]?.id;
+};
+
+export const findMembership = async (db: Db, userId: string, subaccountId: string): Promise<Tenant | null> => {
+  const rows = await db
+    .select({ role: memberships.role, accountId: subaccounts.accountId })
+    .from(memberships)
+    .innerJoin(subaccounts, eq(subaccounts.id, memberships.subaccountId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.subaccountId, subaccountId)))
+    .limit(1);
+  const row = rows[0];
+  return row ? { subaccountId, accountId: row.accountId, role: row.role } : null;
+};
+
+/** The single tenant guard: every /api route declares its access rule, and this hook enforces it. */
+export const installGuard = (app: FastifyInstance) => {
+  app.decorateRequest('caller', null);
+  app.decorateRequest('tenant', null);
+  app.decorate('guardedRoutes', []);
+
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? '';
+    const guarded = url.startsWith('/api/') || url.startsWith('/v1/') || url.startsWith('/stripe/');
+    if (guarded && !route.config?.access && !url.startsWith('/api/docs')) {
+      throw new Error(`Route ${route.method} ${url} declares no access rule`);
+    }
+    if (guarded && route.config?.access) {
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') app.guardedRoutes.push({ method, url, access: route.config.access });
+      }
+    }
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const rule = request.routeOptions.config?.access;
+    if (!rule) return;
+    for (const resolve of app.callerResolvers) {
+      request.caller = await resolve(request, app.deps);
+      if (request.caller) break;
+    }
+    if (rule.kind === 'public') return;
+    if (!request.caller) throw new AppError('UNAUTHORIZED', 'Please sign in to continue');
+    if (rule.kind === 'user') return;
+    const subaccountId = await rule.subaccount(request, app.deps);
+    if (!subaccountId) throw new AppError('NOT_FOUND', 'Not found');
+    if (request.caller.apiKeySubaccountId && request.caller.apiKeySubaccountId !== subaccountId) {
+      throw new AppError('NOT_FOUND', 'Not found');
+    }
+    const tenant = await findMembership(app.deps.db, request.caller.userId, subaccountId);
+    if (!tenant) throw new AppError('NOT_FOUND', 'Not found');
+    if (!roleAtLeast(tenant.role, rule.role)) {
+      throw new AppError('FORBIDDEN', `This action needs the ${rule.role} role; you are a ${tenant.role}`);
+    }
+    request.tenant = tenant;
+  });
+};
+
+export const sessionCallerResolver: CallerResolver = (request, deps) => callerFromSession(deps.db, request);
+
+/** The caller of a route whose rule guarantees one. */
+export const callerOf = (request: FastifyRequest): Caller => {
+  if (!request.caller) throw new AppError('UNAUTHORIZED', 'Please sign in to continue');
+  return request.caller;
+};
+
+/** The tenant of a route whose rule is `subaccount`. */
+export const tenantOf = (request: FastifyRequest): Tenant => {
+  if (!request.tenant) throw new AppError('NOT_FOUND', 'Not found');
+  return request.tenant;
+};

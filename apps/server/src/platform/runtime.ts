@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import { type OpenDatabaseOptions, openDatabase } from '../db/client';
+import type { Deps } from './deps';
+import type { Env } from './env';
+import { createLocalBus, createRedisBus } from './event-bus';
+
+export interface RuntimeOptions {
+  /** Overrides of how the database is opened (tests use an in-memory PGlite or their own schema). */
+  database?: OpenDatabaseOptions;
+  log?: Logger;
+}
+
+/** Opens the database, Redis and the event bus the environment asks for. */
+export const createDeps = async (env: Env, options: RuntimeOptions = {}): Promise<Deps> => {
+  const format = env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty');
+  const log =
+    options.log ??
+    pino({
+      level: env.LOG_LEVEL,
+      ...(format === 'pretty' && env.NODE_ENV !== 'test'
+        ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
+        : {}),
+    });
+  // The AI SDK's warnings (unsupported settings of a provider) go to the log, not to the console.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (options: {
+    warnings: unknown[];
+    provider?: string;
+    model?: string;
+  }) => log.debug({ warnings: options.warnings, provider: options.provider, model: options.model }, 'AI SDK warnings');
+  const database = await openDatabase(
+    options.database ?? {
+      url: env.DATABASE_URL,
+      dataDir: path.join(env.DATA_DIR, 'pglite'),
+    },
+  );
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+  redis?.on('error', (err) => log.warn({ err }, 'redis error'));
+  const bus = redis ? createRedisBus(redis) : createLocalBus();
+  return {
+    env,
+    db: database.db,
+    database,
+    redis,
+    bus,
+    log,
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+  };
+};
+
+export const closeDeps = async (deps: Deps) => {
+  await deps.bus.close();
+  deps.redis?.disconnect();
+  await deps.database.close();
+};

@@ -1,0 +1,69 @@
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { agentsRoutes } from '../features/agents/routes';
+import { ConfirmSignInPage } from '../features/auth/confirm-page';
+import { MailboxPage } from '../features/auth/mailbox-page';
+import { SignInDialog } from '../features/auth/sign-in-dialog';
+import { BillingWatchers } from '../features/billing/billing-watchers';
+import { billingRoutes } from '../features/billing/routes';
+import { channelsRoutes } from '../features/channels/routes';
+import { ConnectionLayout } from '../features/connection/connection-layout';
+import { ConnectionDashboardPage } from '../features/connection/dashboard-page';
+import { demosRoutes } from '../features/demos/routes';
+import { ErrorDialog } from '../features/errors/error-dialog';
+import { evaluationRoutes } from '../features/evaluation/routes';
+import { LandingPage } from '../features/marketing/landing-page';
+import { resourcesRoutes } from '../features/resources/routes';
+import type { FeatureRoutes } from '../features/routing';
+import { AiSettingsPage } from '../features/settings/ai-settings-page';
+import { TeamPage } from '../features/team/team-page';
+import { widgetRoutes } from '../features/widget/routes';
+import { WorkspaceLayout } from '../features/workspace/workspace-layout';
+import { NotFoundPage } from './not-found-page';
+
+const features: FeatureRoutes[] = [
+  agentsRoutes,
+  widgetRoutes,
+  evaluationRoutes,
+  billingRoutes,
+  demosRoutes,
+  channelsRoutes,
+  resourcesRoutes,
+];
+
+/** The root keeps the app-wide dialogs mounted beside every page. */
+const Root = () => (
+  <>
+    <Outlet />
+    <SignInDialog />
+    <ErrorDialog />
+    <BillingWatchers />
+  </>
+);
+
+const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    children: [
+      { path: '/', element: <LandingPage /> },
+      { path: '/auth/confirm', element: <ConfirmSignInPage /> },
+      { path: '/auth/signin', element: <Navigate to="/?signin=1" replace /> },
+      { path: '/dev/mailbox', element: <MailboxPage /> },
+      ...features.flatMap((feature) => feature.public ?? []),
+      { element: <WorkspaceLayout />, children: features.flatMap((feature) => feature.workspace ?? []) },
+      {
+        path: '/:connectId',
+        element: <ConnectionLayout />,
+        children: [
+          { index: true, element: <Navigate to="dashboard" replace /> },
+          { path: 'dashboard', element: <ConnectionDashboardPage /> },
+          { path: 'team', element: <TeamPage /> },
+          { path: 'ai-settings', element: <AiSettingsPage /> },
+          ...features.flatMap((feature) => feature.connection ?? []),
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

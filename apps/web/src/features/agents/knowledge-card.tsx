@@ -1,0 +1,100 @@
+import { checkUpload } from '@switchboard/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { FileText, Trash2, Upload } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card, Spinner } from '../../components/ui/card';
+import { FieldError } from '../../components/ui/input';
+import { api } from '../../lib/api';
+import { toast } from '../../lib/toast';
+import { documentsKey, uploadDocument, useDocuments } from './api';
+
+const ACCEPT = '.pdf,.md,.markdown,.csv,.docx,.doc,image/*,application/pdf,text/markdown,text/csv';
+
+const size = (bytes: number) =>
+  bytes > 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+
+/** The agent's documents: uploaded, read into chunks and searched for every reply. */
+export const KnowledgeCard = ({ agentId, canEdit }: { agentId: string; canEdit: boolean }) => {
+  const documents = useDocuments(agentId);
+  const queryClient = useQueryClient();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: documentsKey(agentId) });
+
+  const upload = async (file: File | undefined) => {
+    const refused = checkUpload(file ? { name: file.name, size: file.size, mimeType: file.type } : null);
+    if (refused || !file) {
+      setError(refused);
+      return;
+    }
+    setError(null);
+    setUploading(true);
+    try {
+      const created = await uploadDocument(agentId, file);
+      toast.success(
+        created.chunkCount ? `${created.name} added` : `${created.name} added; no text could be read from it`,
+      );
+      await refresh();
+    } catch (thrown) {
+      setError(thrown instanceof Error ? thrown.message : 'Upload failed');
+    } finally {
+      setUploading(false);
+      if (inputRef.current) inputRef.current.value = '';
+    }
+  };
+
+  const remove = async (documentId: string) => {
+    await api(`/api/agents/${agentId}/documents/${documentId}`, { method: 'DELETE' });
+    await refresh();
+  };
+
+  return (
+    <Card className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div>
+          <h2 className="font-semibold">Knowledge</h2>
+          <p className="text-sm text-muted">PDF, Word, Markdown or CSV, up to 25 MB. The agent answers from them.</p>
+        </div>
+        {canEdit ? (
+          <>
+            <input
+              ref={inputRef}
+              id="knowledge-file"
+              type="file"
+              accept={ACCEPT}
+              className="sr-only"
+              aria-label="Upload a document"
+              onChange={(event) => void upload(event.target.files?.[0])}
+            />
+            <Button variant="secondary" disabled={uploading} onClick={() => inputRef.current?.click()}>
+              <Upload size={16} aria-hidden="true" /> {uploading ? 'Uploading...' : 'Upload document'}
+            </Button>
+          </>
+        ) : null}
+      </div>
+      <FieldError id="knowledge-error">{error}</FieldError>
+      {documents.isLoading ? <Spinner label="Loading documents" /> : null}
+      {documents.data?.documents.length === 0 ? <p className="text-sm text-muted">No documents yet.</p> : null}
+      <ul className="divide-y divide-border" aria-label="Documents">
+        {documents.data?.documents.map((doc) => (
+          <li key={doc.id} className="flex items-center gap-3 py-2">
+            <FileText size={18} className="shrink-0 text-muted" aria-hidden="true" />
+            <div className="min-w-0 flex-1">
+              <p className="truncate text-sm font-medium">{doc.name}</p>
+              <p className="text-xs text-muted">
+                {size(doc.sizeBytes)} · {doc.chunkCount} {doc.chunkCount === 1 ? 'passage' : 'passages'}
+              </p>
+            </div>
+            {canEdit ? (
+              <Button size="sm" variant="ghost" aria-label={`Remove ${doc.name}`} onClick={() => void remove(doc.id)}>
+                <Trash2 size={14} aria-hidden="true" />
+              </Button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+};

@@ -1,0 +1,170 @@
+import { findTier, formatMinor } from '@switchboard/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CheckCircle2 } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { Card, PageHeading, Spinner } from '../../components/ui/card';
+import { ApiError, api } from '../../lib/api';
+import { storage } from '../../lib/storage';
+import { CHECKOUT_RETURN_URL_KEY } from '../auth/sign-in-dialog';
+import { errorText } from './billing-api';
+
+interface SandboxCheckout {
+  id: string;
+  status: string;
+  mode: 'subscription' | 'payment';
+  priceId: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+const CenteredPage = ({ children }: { children: React.ReactNode }) => (
+  <main className="flex min-h-screen items-center justify-center bg-background p-4 text-foreground">
+    <div className="w-full max-w-md">{children}</div>
+  </main>
+);
+
+/** The sandbox provider's checkout page: pay or decline on demand, no card needed. */
+export const SandboxCheckoutPage = () => {
+  const { checkoutId = '' } = useParams();
+  const [result, setResult] = useState<{ status: string; message: string; redirectUrl: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const checkout = useQuery({
+    queryKey: ['billing', 'sandbox', checkoutId],
+    retry: false,
+    queryFn: () =>
+      api<SandboxCheckout>(`/api/billing/sandbox/checkouts/${encodeURIComponent(checkoutId)}`, { silent: true }),
+  });
+  const tier = findTier(checkout.data?.priceId);
+
+  const complete = async (outcome: 'pay' | 'decline') => {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api<{ status: string; message: string; redirectUrl: string }>(
+        `/api/billing/sandbox/checkouts/${encodeURIComponent(checkoutId)}/complete`,
+        { body: { outcome }, silent: true },
+      );
+      setResult(answer);
+      if (answer.status === 'paid') setTimeout(() => window.location.assign(answer.redirectUrl), 1_500);
+    } catch (thrown) {
+      setError(errorText(thrown));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <CenteredPage>
+      <Card className="space-y-4">
+        <PageHeading title="Sandbox checkout" description="Test payments: no card is charged." />
+        {checkout.isLoading ? <Spinner label="Loading checkout" /> : null}
+        {checkout.error ? (
+          <p role="alert" className="text-sm text-danger">
+            {checkout.error instanceof ApiError && checkout.error.status === 404
+              ? 'Checkout not found'
+              : errorText(checkout.error)}
+          </p>
+        ) : null}
+        {checkout.data && tier ? (
+          <dl className="space-y-1 rounded-lg border border-border p-3 text-sm">
+            <div className="flex justify-between">
+              <dt className="text-muted">Plan</dt>
+              <dd className="font-medium">{tier.display_name}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt className="text-muted">Price</dt>
+              <dd className="font-medium">
+                {formatMinor(Math.round(tier.price * 100))}
+                {checkout.data.mode === 'subscription' ? ` / ${tier.interval}` : ' once'}
+              </dd>
+            </div>
+          </dl>
+        ) : null}
+        {result ? (
+          <p role={result.status === 'paid' ? 'status' : 'alert'} className="text-sm">
+            {result.message}
+          </p>
+        ) : null}
+        {error ? (
+          <p role="alert" className="text-sm text-danger">
+            {error}
+          </p>
+        ) : null}
+        {checkout.data && checkout.data.status === 'open' && result?.status !== 'paid' ? (
+          <div className="flex flex-wrap gap-2">
+            <Button disabled={busy} onClick={() => void complete('pay')}>
+              Pay now
+            </Button>
+            <Button variant="secondary" disabled={busy} onClick={() => void complete('decline')}>
+              Decline card
+            </Button>
+          </div>
+        ) : null}
+        {checkout.data && checkout.data.status !== 'open' && !result ? (
+          <p className="text-sm">This checkout is already complete.</p>
+        ) : null}
+        {result?.status === 'declined' ? (
+          <a className="text-sm text-primary underline" href={result.redirectUrl}>
+            Back to pricing
+          </a>
+        ) : null}
+      </Card>
+    </CenteredPage>
+  );
+};
+
+/** The sandbox stands in for the payment provider's customer portal. */
+export const SandboxPortalPage = () => {
+  const [params] = useSearchParams();
+  const back = params.get('returnUrl') ?? '/usage';
+  return (
+    <CenteredPage>
+      <Card className="space-y-3">
+        <PageHeading
+          title="Billing portal (sandbox)"
+          description="Payment methods and invoices are managed by the payment provider."
+        />
+        <p className="text-sm">The sandbox has no stored cards. Manage your plan from the Usage page.</p>
+        <a className="text-sm text-primary underline" href={back}>
+          Return to Switchboard
+        </a>
+      </Card>
+    </CenteredPage>
+  );
+};
+
+/** /success after checkout: credits arrive with the payment; a saved return URL is offered. */
+export const SuccessPage = () => {
+  const [params] = useSearchParams();
+  const queryClient = useQueryClient();
+  const email = params.get('email');
+  const returnUrl = params.get('returnUrl') ?? storage.get<string | null>(CHECKOUT_RETURN_URL_KEY, null);
+  void queryClient.invalidateQueries({ queryKey: ['usage', 'summary'] });
+  return (
+    <div className="mx-auto max-w-lg">
+      <Card className="space-y-4 text-center">
+        <CheckCircle2 className="mx-auto text-primary" size={40} aria-hidden="true" />
+        <PageHeading title="Thank you" description="Your checkout is complete." />
+        {email ? <p className="text-sm text-muted">A receipt goes to {email}.</p> : null}
+        <div className="flex flex-wrap justify-center gap-2">
+          <Link
+            className="inline-flex h-10 items-center rounded-lg bg-primary px-4 text-sm font-medium text-primary-foreground"
+            to="/usage"
+          >
+            View credits
+          </Link>
+          <Link
+            className="inline-flex h-10 items-center rounded-lg border border-border px-4 text-sm font-medium"
+            to={returnUrl?.startsWith('/') ? returnUrl : '/agents/create'}
+            onClick={() => storage.remove(CHECKOUT_RETURN_URL_KEY)}
+          >
+            Continue
+          </Link>
+        </div>
+      </Card>
+    </div>
+  );
+};

@@ -1,0 +1,102 @@
+import {
+  ANNUAL_DISCOUNT_BADGE,
+  buildPricingPlans,
+  defaultButtonText,
+  showsIntervalToggle,
+  type TPricingVariant,
+} from '@switchboard/core';
+import { useMemo, useState } from 'react';
+import { Spinner } from '../../components/ui/card';
+import { cn } from '../../lib/cn';
+import { usePlanCatalog } from './billing-api';
+import { type Interval, PlanCard, type PlanChoice } from './plan-card';
+
+const GRID: Record<TPricingVariant, string> = {
+  default: 'sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4',
+  secret: 'sm:grid-cols-2 lg:grid-cols-3',
+  secretModal: 'sm:grid-cols-2',
+  promotional: 'mx-auto max-w-sm',
+};
+
+export const IntervalToggle = ({ value, onChange }: { value: Interval; onChange: (next: Interval) => void }) => (
+  <fieldset className="inline-flex rounded-full border border-border bg-surface p-1">
+    <legend className="sr-only">Billing period</legend>
+    {(['month', 'year'] as const).map((interval) => (
+      <button
+        key={interval}
+        type="button"
+        aria-pressed={value === interval}
+        onClick={() => onChange(interval)}
+        className={cn(
+          'rounded-full px-4 py-1.5 text-sm font-medium',
+          value === interval ? 'bg-primary text-primary-foreground' : 'text-foreground hover:bg-surface-2',
+        )}
+      >
+        {interval === 'month' ? 'Monthly' : 'Annually'}
+        {interval === 'year' ? (
+          <span className="ml-2 rounded-full border border-current px-1.5 py-0.5 text-xs font-semibold">
+            {ANNUAL_DISCOUNT_BADGE}
+          </span>
+        ) : null}
+      </button>
+    ))}
+  </fieldset>
+);
+
+/** The plan cards of a pricing variant with the Monthly/Annually toggle. */
+export const PricingPlans = ({
+  variant,
+  promoCode,
+  currentPriceId,
+  processing = false,
+  onChoose,
+}: {
+  variant: TPricingVariant;
+  promoCode?: string | null;
+  currentPriceId?: string | null;
+  processing?: boolean;
+  onChoose: (choice: PlanChoice) => void;
+}) => {
+  const catalog = usePlanCatalog();
+  const forcedMonthly = variant === 'secret' || variant === 'promotional';
+  const [interval, setInterval] = useState<Interval>('month');
+  const plans = useMemo(
+    () =>
+      catalog.data
+        ? buildPricingPlans(catalog.data.plans, variant, { salesUrl: catalog.data.salesUrl, promoCode })
+        : [],
+    [catalog.data, variant, promoCode],
+  );
+  if (catalog.isLoading) return <Spinner label="Loading plans" />;
+  if (catalog.error)
+    return (
+      <p role="alert" className="text-sm text-danger">
+        {catalog.error.message}
+      </p>
+    );
+  if (plans.length === 0) return <p className="text-sm text-muted">No plans available.</p>;
+  const period = forcedMonthly ? 'month' : interval;
+  return (
+    <div>
+      {showsIntervalToggle(plans, variant) ? (
+        <div className="mb-8 flex justify-center">
+          <IntervalToggle value={interval} onChange={setInterval} />
+        </div>
+      ) : null}
+      <div className={cn('grid gap-4', GRID[variant])}>
+        {plans.map((plan) => (
+          <PlanCard
+            key={`${plan.planFamily}-${period}`}
+            plan={plan}
+            interval={period}
+            variant={variant}
+            buttonText={defaultButtonText(variant)}
+            currentPriceId={currentPriceId}
+            processing={processing}
+            onChoose={onChoose}
+          />
+        ))}
+      </div>
+    </div>
+  );
+};

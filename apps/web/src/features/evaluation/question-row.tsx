@@ -1,0 +1,76 @@
+import { type TQuestion, VARIATIONS_MAX, VARIATIONS_MIN, WHEN_TO_ASK_MAX, WHEN_TO_ASK_MIN } from '@switchboard/core';
+import { Trash2 } from 'lucide-react';
+import { Button } from '../../components/ui/button';
+import { EditableText } from './editable-text';
+import { Stepper } from './stepper';
+
+/** One question: selection, text, Variations and When to Ask steppers, success criteria, removal. */
+export const QuestionRow = ({
+  question,
+  index,
+  onChange,
+  onRemove,
+}: {
+  question: TQuestion;
+  index: number;
+  onChange: (patch: Partial<TQuestion>) => void;
+  onRemove: () => void;
+}) => (
+  <li className="rounded-lg border border-border bg-background p-3">
+    <div className="flex items-start gap-3">
+      <input
+        type="checkbox"
+        className="mt-1 h-4 w-4 accent-[var(--primary,#43c0b8)]"
+        checked={question.selected}
+        onChange={(event) => onChange({ selected: event.target.checked })}
+        aria-label={`Select question ${index + 1}`}
+      />
+      <div className="min-w-0 flex-1 space-y-2">
+        <EditableText
+          label={`Question ${index + 1}`}
+          value={question.text}
+          editing={question.isEditing}
+          placeholder="Write the question the simulated user asks"
+          onSave={(text) => onChange({ text })}
+          onEditingChange={(isEditing) => onChange({ isEditing })}
+        />
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <Stepper
+            label="Variations"
+            value={question.variations}
+            min={VARIATIONS_MIN}
+            max={VARIATIONS_MAX}
+            onChange={(variations) => onChange({ variations })}
+          />
+          <Stepper
+            label="When to Ask"
+            value={question.whenToAsk}
+            min={WHEN_TO_ASK_MIN}
+            max={WHEN_TO_ASK_MAX}
+            onChange={(whenToAsk) => onChange({ whenToAsk })}
+          />
+        </div>
+        <div>
+          <p className="text-xs font-medium text-muted">Success criteria</p>
+          <EditableText
+            label={`Success criteria of question ${index + 1}`}
+            value={question.successCriteria}
+            editing={question.isSuccessCriteriaEditing}
+            placeholder="What a good answer does"
+            onSave={(successCriteria) => onChange({ successCriteria })}
+            onEditingChange={(isSuccessCriteriaEditing) => onChange({ isSuccessCriteriaEditing })}
+          />
+        </div>
+      </div>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="h-8 px-2"
+        aria-label={`Remove question ${index + 1}`}
+        onClick={onRemove}
+      >
+        <Trash2 size={16} aria-hidden="true" />
+      </Button>
+    </div>
+  </li>
+);

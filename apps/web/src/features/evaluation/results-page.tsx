@@ -1,0 +1,115 @@
+import { CATEGORY_LABELS } from '@switchboard/core';
+import { Download, FileText, GitCompare } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { Card, Spinner } from '../../components/ui/card';
+import { Label, Select } from '../../components/ui/input';
+import { percent, useRunResults, useRuns } from './api';
+import { ConversationItem, ProgressSummary, RunStatusBadge } from './run-status';
+
+const linkButton =
+  'inline-flex h-10 items-center gap-2 rounded-lg border border-border bg-surface px-4 text-sm font-medium text-foreground hover:bg-surface-2';
+
+/** A run's results: summary (overall and per category), transcripts failures first, exports, compare. */
+export const ResultsPage = () => {
+  const { runId = '' } = useParams();
+  const navigate = useNavigate();
+  const results = useRunResults(runId);
+  const run = results.data?.run;
+  const siblings = useRuns({ agentId: run?.agentId ?? undefined });
+  const [other, setOther] = useState('');
+
+  if (results.isLoading) return <Spinner label="Loading results" />;
+  if (!results.data || !run) return <Card className="mx-auto max-w-xl text-sm">This run was not found.</Card>;
+  const candidates = (siblings.data?.runs ?? []).filter((item) => item.id !== run.id);
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-5">
+      <div>
+        <h1 className="text-2xl font-semibold break-words">{run.name}</h1>
+        <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted">
+          {run.targetLabel} · testing model {run.testingModel} · {new Date(run.createdAt).toLocaleString()}
+          <RunStatusBadge status={run.status} />
+        </p>
+      </div>
+      <Card className="space-y-4">
+        <p className="text-3xl font-semibold">
+          {percent(run.progress.passRate)} <span className="text-base font-normal text-muted">passed overall</span>
+        </p>
+        <ProgressSummary run={run} />
+        {results.data.categories.length ? (
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Pass rate per category</caption>
+            <thead>
+              <tr className="border-b border-border">
+                <th scope="col" className="py-1">
+                  Category
+                </th>
+                <th scope="col" className="py-1">
+                  Passed
+                </th>
+                <th scope="col" className="py-1">
+                  Pass rate
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {results.data.categories.map((item) => (
+                <tr key={item.category} className="border-b border-border/60">
+                  <td className="py-1">{CATEGORY_LABELS[item.category]}</td>
+                  <td className="py-1">
+                    {item.passed} / {item.total}
+                  </td>
+                  <td className="py-1">{percent(item.passRate)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <a className={linkButton} href={`/api/evaluation/runs/${run.id}/export.csv`} download>
+            <Download size={16} aria-hidden="true" /> Export CSV
+          </a>
+          <a className={linkButton} href={`/api/evaluation/runs/${run.id}/export.json`} download>
+            <Download size={16} aria-hidden="true" /> Export JSON
+          </a>
+          <a className={linkButton} href={`/api/evaluation/runs/${run.id}/report`} target="_blank" rel="noreferrer">
+            <FileText size={16} aria-hidden="true" /> Printable report
+            <span className="sr-only">(opens in a new tab)</span>
+          </a>
+        </div>
+      </Card>
+      <Card>
+        <div className="flex flex-wrap items-end gap-2">
+          <div className="min-w-0 flex-1">
+            <Label htmlFor="compare-with">Compare with another run</Label>
+            <Select id="compare-with" value={other} onChange={(event) => setOther(event.target.value)}>
+              <option value="">Select a run</option>
+              {candidates.map((item) => (
+                <option key={item.id} value={item.id}>
+                  {item.name} ({new Date(item.createdAt).toLocaleString()})
+                </option>
+              ))}
+            </Select>
+          </div>
+          <Button
+            variant="secondary"
+            disabled={!other}
+            onClick={() => navigate(`/new-evaluation/compare?base=${other}&other=${run.id}`)}
+          >
+            <GitCompare size={16} aria-hidden="true" /> Compare
+          </Button>
+        </div>
+      </Card>
+      <section aria-label="Conversations">
+        <h2 className="mb-2 text-lg font-semibold">Conversations (failures first)</h2>
+        <ul className="space-y-2">
+          {results.data.conversations.map((conversation) => (
+            <ConversationItem key={conversation.id} conversation={conversation} />
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+};

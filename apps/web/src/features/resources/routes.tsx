@@ -1,0 +1,40 @@
+import { FeaturePending } from '../pending/feature-pending';
+import type { FeatureRoutes } from '../routing';
+import { AccountSettingsPage } from './account-settings-page';
+import { BuildPage } from './build-page';
+import { LegalPage } from './legal-page';
+
+export const resourcesRoutes: FeatureRoutes = {
+  public: [
+    { path: '/terms', element: <LegalPage kind="terms" /> },
+    { path: '/privacy-policy', element: <LegalPage kind="privacy" /> },
+  ],
+  workspace: [
+    { path: '/build', element: <BuildPage /> },
+    { path: '/settings', element: <AccountSettingsPage /> },
+    {
+      path: '/connect',
+      element: <FeaturePending title="Launch Agents" description="Deploy agents to production channels." />,
+    },
+    {
+      path: '/marketplace',
+      element: <FeaturePending title="AI Marketplace" description="Post AI projects and find agencies." />,
+    },
+    {
+      path: '/howitworks',
+      element: <FeaturePending title="Video Guides" description="Guides from the Switchboard community." />,
+    },
+    {
+      path: '/support',
+      element: <FeaturePending title="Support Center" description="Help with your account and agents." />,
+    },
+    {
+      path: '/affiliate',
+      element: <FeaturePending title="Affiliate Program" description="Earn by referring agencies." />,
+    },
+    {
+      path: '/aimentor',
+      element: <FeaturePending title="AI Mentor" description="Guidance for building better agents." />,
+    },
+  ],
+};

@@ -1,0 +1,17 @@
+import { useOutletContext } from 'react-router';
+import { PageHeading } from '../../components/ui/card';
+import type { ConnectContext } from '../connection/connection-layout';
+import { AppearanceCard } from './appearance-card';
+import { ProviderKeysCard } from './provider-keys-card';
+
+/** /{connectId}/ai-settings, labelled Settings: this sub-account's settings. */
+export const AiSettingsPage = () => {
+  const context = useOutletContext<ConnectContext>();
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <PageHeading title="Settings" description="Settings of this account." />
+      <AppearanceCard readOnly={context.role === 'viewer'} />
+      {context.role === 'admin' ? <ProviderKeysCard connectId={context.connectId} /> : null}
+    </div>
+  );
+};

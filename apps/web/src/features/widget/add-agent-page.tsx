@@ -1,0 +1,132 @@
+import type { TConnection } from '@switchboard/core';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useOutletContext, useSearchParams } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { Card, PageHeading } from '../../components/ui/card';
+import { FieldError, Input, Label, Select } from '../../components/ui/input';
+import { type ApiError, api } from '../../lib/api';
+import type { ConnectContext } from '../connection/connection-layout';
+import { useBuilds } from './use-connection';
+
+const CHANNELS: { value: TConnection['type']; label: string; description: string }[] = [
+  {
+    value: 'website-widget',
+    label: 'Website Widget',
+    description: 'A chat launcher floating in a corner of every page.',
+  },
+  { value: 'website-block', label: 'Website Block', description: 'The chat shown inline inside a page element.' },
+];
+
+/** /{connectId}/add-agent: put an agent on the website widget or website block channel. */
+export const AddAgentPage = () => {
+  const context = useOutletContext<ConnectContext>();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const builds = useBuilds(context.subaccountId);
+  const [buildId, setBuildId] = useState('');
+  const [channel, setChannel] = useState<TConnection['type']>(
+    params.get('channel') === 'website-block' ? 'website-block' : 'website-widget',
+  );
+  const [name, setName] = useState('');
+  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
+  const list = builds.data?.builds ?? [];
+  const create = useMutation({
+    mutationFn: () =>
+      api<TConnection>('/api/connections', {
+        body: {
+          subaccountId: context.subaccountId,
+          buildId,
+          type: channel,
+          ...(name.trim() ? { connectionName: name.trim() } : {}),
+        },
+        silent: true,
+      }),
+    onSuccess: (connection) => {
+      navigate(`/${connection.connectionId}/${connection.type}`);
+    },
+    onError: (failure: ApiError) => setError({ field: failure.field, message: failure.message }),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!buildId) {
+      setError({ field: 'buildId', message: 'Pick an agent' });
+      return;
+    }
+    setError(null);
+    create.mutate();
+  };
+
+  return (
+    <div className="mx-auto max-w-2xl">
+      <PageHeading title="Add agent" description="Connect an agent to a channel of this account." />
+      <Card>
+        <form onSubmit={submit} className="space-y-5" noValidate>
+          <div>
+            <Label htmlFor="agent">Agent</Label>
+            <Select
+              id="agent"
+              value={buildId}
+              onChange={(event) => setBuildId(event.target.value)}
+              disabled={builds.isLoading || list.length === 0}
+              aria-invalid={error?.field === 'buildId'}
+              aria-describedby={error?.field === 'buildId' ? 'agent-error' : undefined}
+            >
+              <option value="">
+                {builds.isLoading
+                  ? 'Loading builds...'
+                  : list.length === 0
+                    ? 'No builds available. Please create a build first.'
+                    : 'Select an agent'}
+              </option>
+              {list.map((build) => (
+                <option key={build.buildId} value={build.buildId}>
+                  {build.aiName}
+                </option>
+              ))}
+            </Select>
+            <FieldError id="agent-error">{error?.field === 'buildId' ? error.message : null}</FieldError>
+            {!builds.isLoading && list.length === 0 ? (
+              <Link to="/agents/create" className="mt-2 inline-block text-sm underline">
+                Create an agent
+              </Link>
+            ) : null}
+          </div>
+          <fieldset>
+            <legend className="mb-2 text-sm font-medium">Channel</legend>
+            <div className="grid gap-2 sm:grid-cols-2">
+              {CHANNELS.map((item) => (
+                <label
+                  key={item.value}
+                  className="flex cursor-pointer gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary"
+                >
+                  <input
+                    type="radio"
+                    name="channel"
+                    value={item.value}
+                    checked={channel === item.value}
+                    onChange={() => setChannel(item.value)}
+                  />
+                  <span>
+                    <span className="block text-sm font-medium">{item.label}</span>
+                    <span className="block text-xs text-muted">{item.description}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div>
+            <Label htmlFor="connection-name">Name (optional)</Label>
+            <Input id="connection-name" value={name} maxLength={80} onChange={(event) => setName(event.target.value)} />
+          </div>
+          {error && error.field !== 'buildId' ? <FieldError>{error.message}</FieldError> : null}
+          <Button type="submit" disabled={create.isPending || context.role === 'viewer'}>
+            {create.isPending ? 'Adding...' : 'Add agent'}
+          </Button>
+          {context.role === 'viewer' ? <p className="text-xs text-muted">Viewers cannot add agents.</p> : null}
+        </form>
+      </Card>
+    </div>
+  );
+};

@@ -1,0 +1,105 @@
+import type { TInboxTranscript } from '@switchboard/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Textarea } from '../../components/ui/input';
+import { api } from '../../lib/api';
+import { cn } from '../../lib/cn';
+
+const WHO = { user: 'Visitor', assistant: 'Agent', human: 'Team' } as const;
+
+/** One conversation: messages, take-over / hand back, and a person's reply. */
+export const Transcript = ({
+  connectionId,
+  transcript,
+  canReply,
+}: {
+  connectionId: string;
+  transcript: TInboxTranscript;
+  canReply: boolean;
+}) => {
+  const client = useQueryClient();
+  const [reply, setReply] = useState('');
+  const { thread } = transcript;
+  const url = `/api/connections/${connectionId}/conversations/${thread.threadId}`;
+  const refresh = (data: TInboxTranscript) => {
+    client.setQueryData(['transcript', connectionId, thread.threadId], data);
+    void client.invalidateQueries({ queryKey: ['inbox', connectionId] });
+  };
+  const takeover = useMutation({
+    mutationFn: (takeOver: boolean) => api<TInboxTranscript>(`${url}/takeover`, { body: { takeOver } }),
+    onSuccess: refresh,
+  });
+  const send = useMutation({
+    mutationFn: (content: string) => api<TInboxTranscript>(`${url}/messages`, { body: { content } }),
+    onSuccess: (data) => {
+      setReply('');
+      refresh(data);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (reply.trim() && !send.isPending) send.mutate(reply.trim());
+  };
+  const handled = Boolean(thread.handledByUserId);
+
+  return (
+    <Card className="flex min-h-[60vh] flex-col p-0">
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-border px-4 py-3">
+        <div>
+          <h2 className="font-semibold">{thread.contactIdentifier ?? 'Visitor'}</h2>
+          <p className="text-xs text-muted">
+            {handled ? 'A person is answering; the agent stays silent.' : 'The agent is answering.'}
+          </p>
+        </div>
+        {canReply ? (
+          <Button
+            variant={handled ? 'secondary' : 'primary'}
+            size="sm"
+            disabled={takeover.isPending}
+            onClick={() => takeover.mutate(!handled)}
+          >
+            {handled ? 'Hand back to agent' : 'Take over'}
+          </Button>
+        ) : null}
+      </div>
+      <ol aria-label="Transcript" className="flex-1 space-y-3 overflow-y-auto p-4">
+        {transcript.messages.map((message) => (
+          <li key={message.id} className={cn('flex flex-col', message.role === 'user' ? 'items-start' : 'items-end')}>
+            <span className="text-xs text-muted">{WHO[message.role]}</span>
+            <p
+              className={cn(
+                'max-w-[80%] rounded-2xl px-3 py-2 text-sm break-words whitespace-pre-wrap',
+                message.role === 'user'
+                  ? 'bg-surface-2'
+                  : message.role === 'human'
+                    ? 'bg-primary text-primary-foreground'
+                    : 'border border-border',
+              )}
+            >
+              {message.content}
+            </p>
+          </li>
+        ))}
+      </ol>
+      {canReply ? (
+        <form onSubmit={submit} className="flex gap-2 border-t border-border p-3">
+          <Textarea
+            aria-label="Reply to the visitor"
+            placeholder={handled ? 'Reply to the visitor...' : 'Reply to take over the conversation...'}
+            value={reply}
+            onChange={(event) => setReply(event.target.value)}
+            className="min-h-10"
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !event.shiftKey) submit(event);
+            }}
+          />
+          <Button type="submit" disabled={!reply.trim() || send.isPending}>
+            Send
+          </Button>
+        </form>
+      ) : null}
+    </Card>
+  );
+};

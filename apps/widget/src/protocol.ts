@@ -1,0 +1,23 @@
+/**
+ * The postMessage protocol between the widget's iframe and the page that embeds it.
+ * Frame to page: ready, opened, closed, resized {width, height}, bubble-show, bubble-hide, unread {count}.
+ * Page to frame: open, close (a page may also send them itself: `{ source: 'switchboard-host', type: 'open' }`).
+ * Storage: the visitor's data is kept in the host page's storage (a cross-site frame's storage is
+ * often blocked): the loader answers `ready` with `storage {data}`, and the frame sends `store {key, value}`.
+ */
+export const FRAME_SOURCE = 'switchboard-widget';
+export const HOST_SOURCE = 'switchboard-host';
+
+export type FrameEvent =
+  | {
+      source: typeof FRAME_SOURCE;
+      widgetId: string;
+      type: 'ready' | 'opened' | 'closed' | 'bubble-show' | 'bubble-hide';
+    }
+  | { source: typeof FRAME_SOURCE; widgetId: string; type: 'resized'; width: number; height: number }
+  | { source: typeof FRAME_SOURCE; widgetId: string; type: 'unread'; count: number }
+  | { source: typeof FRAME_SOURCE; widgetId: string; type: 'store'; key: string; value: string | null };
+
+export type HostCommand =
+  | { source: typeof HOST_SOURCE; type: 'open' | 'close'; mobile?: boolean; host?: string }
+  | { source: typeof HOST_SOURCE; type: 'storage'; data: Record<string, string>; host?: string };

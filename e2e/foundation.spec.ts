@@ -1,0 +1,103 @@
+import { expect, test } from '@playwright/test';
+import { headerTitleFor, WORKSPACE_MAIN_ITEMS, WORKSPACE_RESOURCE_ITEMS } from '@switchboard/core';
+import { DEMO_USERS, expectAccessible, signIn } from './support';
+
+test('a new visitor signs in from the landing page and lands on New Agent', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('AI agents');
+  for (const anchor of ['Integrations', 'Pricing', 'FAQ', 'Community']) {
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: anchor })).toBeVisible();
+  }
+  await page.getByRole('button', { name: 'Get started' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Welcome Back' });
+  await dialog.getByRole('button', { name: 'Continue with Email' }).click();
+  await expect(dialog.getByText('Email is required')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  const email = `new.agency.${Date.now()}@example.com`;
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/agents\/create$/);
+});
+
+test('a signed-in admin uses every sidebar item, switches sub-account and keeps the theme after a reload', async ({
+  page,
+}) => {
+  await signIn(page, DEMO_USERS.admin);
+  const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+  for (const item of [...WORKSPACE_MAIN_ITEMS, ...WORKSPACE_RESOURCE_ITEMS]) {
+    await sidebar.hover();
+    await sidebar.getByRole('link', { name: item.label, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${item.path}$`));
+    await expect(page.getByRole('banner').getByRole('heading', { level: 1 })).toHaveText(headerTitleFor(item.path));
+    await expect(sidebar.getByRole('link', { name: item.label, exact: true })).toHaveAttribute('aria-current', 'page');
+  }
+
+  await sidebar.hover();
+  await sidebar.getByRole('button', { name: /Switch account/ }).click();
+  await page.getByRole('menuitem', { name: /Harbor Dental/ }).click();
+  await expect(page).toHaveURL(/\/sub_[a-z0-9]+\/dashboard$/);
+  await expect(page.getByRole('heading', { name: 'Harbor Dental' })).toBeVisible();
+  const subaccountId = new URL(page.url()).pathname.split('/')[1];
+
+  const accountNav = page.getByRole('navigation', { name: 'Account' });
+  await accountNav.getByRole('link', { name: 'SMS Agent' }).click();
+  await expect(page).toHaveURL(/\/sms\/campaigns$/);
+  await expect(page.getByRole('navigation', { name: 'Account' })).toHaveCount(0);
+  await page.goBack();
+  for (const label of ['WhatsApp Agent', 'Instagram Agent', 'Website Widget', 'Website Block', 'Team', 'Settings']) {
+    await accountNav.getByRole('link', { name: label }).click();
+    await expect(accountNav.getByRole('link', { name: label })).toHaveAttribute('aria-current', 'page');
+  }
+  await page.getByRole('link', { name: 'Add agent' }).click();
+  await expect(page).toHaveURL(/\/add-agent$/);
+
+  await page.goto(`/subaccounts/${subaccountId}/agents`);
+  const html = page.locator('html');
+  const wasDark = (await html.getAttribute('class'))?.includes('dark') ?? false;
+  await page.getByRole('complementary', { name: 'Sidebar' }).hover();
+  await page.getByRole('button', { name: 'My Account' }).click();
+  await page.getByRole('menuitem', { name: wasDark ? 'Light mode' : 'Dark mode' }).click();
+  await expect(html).toHaveClass(wasDark ? /^(?!.*dark)/ : /dark/);
+  await page.waitForLoadState('networkidle');
+  await page.reload();
+  await expect(html).toHaveClass(wasDark ? /^(?!.*dark)/ : /dark/);
+});
+
+test('a member sees no Settings link and a viewer cannot change the theme', async ({ page, browser }) => {
+  await signIn(page, DEMO_USERS.member);
+  await page.goto('/build');
+  const subaccount = await page.evaluate(async () => {
+    const response = await fetch('/api/accounts');
+    const body = (await response.json()) as { accounts: { subaccounts: { id: string }[] }[] };
+    return body.accounts[0]?.subaccounts[0]?.id;
+  });
+  await page.goto(`/${subaccount}/dashboard`);
+  const accountNav = page.getByRole('navigation', { name: 'Account' });
+  await expect(accountNav.getByRole('link', { name: 'Team' })).toBeVisible();
+  await expect(accountNav.getByRole('link', { name: 'Settings' })).toHaveCount(0);
+
+  const viewerContext = await browser.newContext();
+  const viewer = await viewerContext.newPage();
+  await signIn(viewer, DEMO_USERS.viewer);
+  const status = await viewer.evaluate(async (id) => {
+    const response = await fetch(`/api/subaccounts/${id}/theme`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ isDarkMode: false }),
+    });
+    return response.status;
+  }, subaccount);
+  expect(status).toBe(403);
+  await viewerContext.close();
+});
+
+test('the landing page and the workspace pass axe-core', async ({ page }) => {
+  await page.goto('/');
+  await expectAccessible(page);
+  await signIn(page, DEMO_USERS.admin);
+  await page.goto('/build');
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/build');
+  await expectAccessible(page);
+});

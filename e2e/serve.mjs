@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Starts the built server for the browser journeys with a fresh database of its own. */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const env = {
+  ...process.env,
+  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'switchboard-e2e-')),
+  DIRECT_LOGIN_ALLOWLIST: '',
+  SIGNIN_RATE_LIMIT_PER_MINUTE: '1000',
+  LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+  NODE_ENV: 'development',
+  // The demos journey frames pages of its own local site (e2e/demos.spec.ts); nothing else is allowed.
+  CHECK_EMBEDDABLE_ALLOW_HOSTS: process.env.CHECK_EMBEDDABLE_ALLOW_HOSTS || '127.0.0.1:3298',
+};
+let dropDatabase = async () => {};
+if (env.DATABASE_URL) {
+  // A database of its own, so the seeded demo agency and the journeys start from nothing.
+  const { default: pg } = await import('pg');
+  const name = `sbe2e_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const base = env.DATABASE_URL;
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  env.DATABASE_URL = url.toString();
+  dropDatabase = async () => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+  };
+}
+const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'apps/server/dist/main.js')], {
+  cwd: root,
+  stdio: 'inherit',
+  env,
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => {
+  dropDatabase()
+    .catch(() => undefined)
+    .finally(() => process.exit(code ?? 0));
+});

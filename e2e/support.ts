@@ -1,0 +1,61 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export const DEMO_USERS = {
+  admin: 'admin@demo.switchboard.local',
+  member: 'member@demo.switchboard.local',
+  viewer: 'viewer@demo.switchboard.local',
+};
+
+interface MailboxMessage {
+  to: string;
+  link: string | null;
+  createdAt: string;
+}
+
+/** The newest sign-in link mailed to the address, read from the dev mailbox. */
+export const latestLinkFor = async (page: Page, email: string): Promise<string> => {
+  let link: string | null = null;
+  await expect
+    .poll(async () => {
+      const response = await page.request.get('/api/dev/mailbox');
+      const body = (await response.json()) as { messages: MailboxMessage[] };
+      link =
+        body.messages.find((message) => message.to === email && message.link?.includes('/auth/confirm'))?.link ?? null;
+      return link;
+    })
+    .not.toBeNull();
+  return link as unknown as string;
+};
+
+/** Signs in as a person would: the Welcome Back dialog, the mailed link, the confirm button. */
+export const signIn = async (page: Page, email: string) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Get started', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Welcome Back' });
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('button', { name: 'Continue with Email' }).click();
+  await expect(page.getByRole('dialog', { name: 'Check your email' })).toBeVisible();
+  const link = await latestLinkFor(page, email);
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/agents/create');
+};
+
+/**
+ * No serious or critical axe-core violation on the current page, checked once running CSS
+ * transitions (a theme switch fades colours) have finished, so colours are the final ones.
+ */
+export const expectAccessible = async (page: Page) => {
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
+  );
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''));
+  expect(
+    bad.map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes.map((node) => `${node.target.join(' ')} ${node.failureSummary ?? ''} ${node.html.slice(0, 160)}`).join(', ')}`,
+    ),
+  ).toEqual([]);
+};

@@ -1,0 +1,346 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { DEMO_USERS, expectAccessible, signIn } from './support';
+
+/** A plain HTML page on another origin that holds only the copied embed code. */
+const startHostSite = async (): Promise<{ server: Server; setBody: (html: string) => void; origin: string }> => {
+  let body = '';
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Client site</title></head><body><main><h1>Sunrise Solar</h1><p>Plain page.</p></main>${body}</body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, setBody: (html) => (body = html), origin: `http://127.0.0.1:${port}` };
+};
+
+const subaccountIdOf = async (page: Page, name: string): Promise<string> => {
+  const response = await page.request.get('/api/accounts');
+  const { accounts } = (await response.json()) as { accounts: { subaccounts: { id: string; name: string }[] }[] };
+  const found = accounts.flatMap((account) => account.subaccounts).find((sub) => sub.name === name);
+  if (!found) throw new Error(`No sub-account ${name}`);
+  return found.id;
+};
+
+/** Adds the agent of the sub-account to a channel through the Add agent page; returns the connection id. */
+const addAgent = async (
+  page: Page,
+  subaccountId: string,
+  agent: string,
+  channel: 'Website Widget' | 'Website Block',
+) => {
+  await page.goto(`/${subaccountId}/add-agent`);
+  await page.getByRole('button', { name: 'Add agent', exact: true }).last().click();
+  await expect(page.getByText('Pick an agent')).toBeVisible();
+  await page.getByLabel('Agent', { exact: true }).selectOption({ label: agent });
+  await page.getByRole('radio', { name: new RegExp(channel) }).check();
+  await page.getByRole('button', { name: 'Add agent', exact: true }).last().click();
+  await page.waitForURL(/\/con_[a-z0-9]+\/website-(widget|block)$/);
+  return new URL(page.url()).pathname.split('/')[1] as string;
+};
+
+const saveAndDeploy = async (page: Page) => {
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Settings saved successfully!')).toBeVisible();
+  await page.getByRole('button', { name: 'Redeploy Required' }).click();
+  await expect(page.getByText('Widget deployed successfully!')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Deploy', exact: true })).toBeVisible();
+};
+
+const copyEmbedCode = async (page: Page) => {
+  await page.getByRole('button', { name: 'Copy code' }).click();
+  await expect(page.getByText('Code copied to clipboard!')).toBeVisible();
+  return page.getByLabel('Embed code').inputValue();
+};
+
+const visitorPage = async (browser: Browser, options: Parameters<Browser['newContext']>[0] = {}) => {
+  const context = await browser.newContext(options);
+  return context.newPage();
+};
+
+test('an agency designs and deploys a widget; a visitor on another site chats and a person takes over', async ({
+  page,
+  browser,
+  context,
+}) => {
+  test.setTimeout(240_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const host = await startHostSite();
+  try {
+    await signIn(page, DEMO_USERS.admin);
+    const subaccountId = await subaccountIdOf(page, 'Sunrise Solar');
+    const connectionId = await addAgent(page, subaccountId, 'Sunrise Solar Assistant', 'Website Widget');
+
+    // Design: colour, placement, first message, popup delay.
+    await expect(page.getByText(`ID: ${connectionId}`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+    await page.getByRole('button', { name: 'Red', exact: true }).click();
+    await page.getByRole('radio', { name: 'Bottom left' }).click();
+    await page.getByLabel('First message text').fill('Welcome to Sunrise! Ask me anything.');
+    await page.getByLabel('Popup delay (seconds)').fill('1');
+    await page.getByLabel('Popup delay (seconds)').blur();
+    await expect(page.getByText('Unsaved changes')).toBeVisible();
+    const preview = page.getByLabel('Live Preview');
+    await preview.getByRole('button', { name: 'Open preview' }).click();
+    await expect(preview.getByText('Welcome to Sunrise! Ask me anything.')).toBeVisible();
+    await expect(preview.getByRole('button', { name: 'Send preview message' })).toBeDisabled();
+    await preview.getByRole('textbox', { name: 'Preview message' }).fill('Do you install panels?');
+    await preview.getByRole('button', { name: 'Send preview message' }).click();
+    await expect(preview.locator('p').filter({ hasText: /.{10,}/ })).toHaveCount(3, { timeout: 20_000 });
+    await expectAccessible(page);
+    await saveAndDeploy(page);
+    const code = await copyEmbedCode(page);
+    expect(code).toMatch(/^<script src="http:\/\/localhost:\d+\/widget\/wgt_[a-z0-9]+\/widget\.js" async><\/script>$/);
+
+    // The agency watches the inbox while the visitor chats.
+    await page.goto(`/${connectionId}/conversations`);
+    await expect(page.getByText('No conversations yet. They appear here live as visitors chat.')).toBeVisible();
+
+    // A visitor on another origin: launcher in the chosen corner, bubble after its delay, chips, streamed reply.
+    host.setBody(code);
+    const visitor = await visitorPage(browser, { viewport: { width: 1280, height: 800 } });
+    await visitor.goto(host.origin);
+    const launcher = visitor.getByRole('button', { name: /^Open chat/ });
+    await expect(launcher).toBeVisible();
+    const box = await launcher.boundingBox();
+    expect(box && box.x < 120 && box.y > 800 - 140).toBe(true);
+    await expect(visitor.getByText('Hi there! Need any help?')).toBeVisible({ timeout: 5000 });
+    await launcher.click();
+    const chat = visitor.frameLocator('iframe[title="Sunrise Solar Assistant"]');
+    await expect(chat.getByText('Welcome to Sunrise! Ask me anything.')).toBeVisible();
+    await expect(chat.getByRole('button', { name: 'How does it work?' })).toBeVisible();
+    await expectAccessible(visitor);
+    const streamed = visitor.waitForResponse((response) => response.url().endsWith('/chat'));
+    await chat.getByRole('button', { name: 'How does it work?' }).click();
+    expect((await streamed).headers()['content-type']).toContain('text/event-stream');
+    await expect(chat.locator('.row.agent .bub')).toHaveCount(2, { timeout: 20_000 });
+    await expect(chat.getByRole('button', { name: 'How does it work?' })).toHaveCount(0);
+
+    // The conversation appears live in the inbox; a person takes over and the visitor sees the reply.
+    await expect(page.getByRole('list', { name: 'Conversations' }).getByText(/preview_/)).toBeVisible();
+    await page.getByRole('button', { name: 'Take over' }).click();
+    await expect(page.getByText('A person is answering; the agent stays silent.')).toBeVisible();
+    await expectAccessible(page);
+    await page.getByLabel('Reply to the visitor').fill('Hi, this is Avery from Sunrise.');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(chat.getByText('Hi, this is Avery from Sunrise.')).toBeVisible();
+
+    // HTML in a message is shown as text.
+    await chat.getByRole('textbox').fill('<b>bold?</b><img src=x onerror="window.hacked=1">');
+    await chat.getByRole('button', { name: 'Send message' }).click();
+    await expect(chat.getByText('<b>bold?</b><img src=x onerror="window.hacked=1">')).toBeVisible();
+    await expect(
+      page.getByRole('list', { name: 'Transcript' }).getByText('<b>bold?</b>', { exact: false }),
+    ).toBeVisible();
+
+    // New Conversation starts fresh with the greeting and chips.
+    await chat.getByRole('button', { name: 'Conversation menu' }).click();
+    await chat.getByRole('menuitem', { name: 'New Conversation' }).click();
+    await expect(chat.getByRole('button', { name: 'What is your product?' })).toBeVisible();
+
+    // After a reload the widget reopens, and Previous Conversations lists the earlier chat.
+    await visitor.reload();
+    await expect(chat.getByRole('button', { name: 'Conversation menu' })).toBeVisible();
+    await chat.getByRole('button', { name: 'Conversation menu' }).click();
+    await chat.getByRole('menuitem', { name: 'Previous Conversations' }).click();
+    const saved = chat.getByRole('list').getByRole('listitem');
+    await expect(saved).toHaveCount(1);
+    await saved.first().getByRole('button').first().click();
+    await expect(chat.getByText('Hi, this is Avery from Sunrise.')).toBeVisible();
+
+    // A language switch reaches the live embed after Deploy.
+    await page.goto(`/${connectionId}/website-widget`);
+    await page.getByLabel('Language', { exact: true }).selectOption('es');
+    await saveAndDeploy(page);
+    await visitor.reload();
+    await chat.getByRole('button', { name: 'Conversation menu' }).click();
+    await expect(chat.getByRole('menuitem', { name: 'Nueva conversación' })).toBeVisible();
+    await expect(chat.getByRole('textbox')).toHaveAttribute('placeholder', 'Escribe tu mensaje...');
+
+    // Mobile: full screen, the page behind does not scroll.
+    const phone = await visitorPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phone.goto(host.origin);
+    await phone.getByRole('button', { name: /^Open chat/ }).click();
+    const frame = phone.locator('iframe');
+    await expect(frame).toBeVisible();
+    const frameBox = await frame.boundingBox();
+    expect(frameBox?.width).toBe(390);
+    expect(Math.round(frameBox?.height ?? 0)).toBeGreaterThan(800);
+    expect(await phone.evaluate(() => document.body.style.overflow)).toBe('hidden');
+    const phoneChat = phone.frameLocator('iframe');
+    await phoneChat.getByRole('button', { name: 'Close chat' }).click();
+    await expect(frame).toBeHidden();
+    expect(await phone.evaluate(() => document.body.style.overflow)).toBe('');
+    expect(await visitor.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
+  } finally {
+    host.server.close();
+  }
+});
+
+test('bad input is refused with its message, and the widget shows clear errors', async ({ page, browser, context }) => {
+  test.setTimeout(180_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const host = await startHostSite();
+  try {
+    await signIn(page, DEMO_USERS.admin);
+    const subaccountId = await subaccountIdOf(page, 'Harbor Dental');
+    const connectionId = await addAgent(page, subaccountId, 'Harbor Dental Receptionist', 'Website Widget');
+
+    // Every setting out of range is refused by the server with its message and field.
+    const cases: [Record<string, unknown>, string][] = [
+      [{ width: 299 }, 'Width must be between 300 and 600 px'],
+      [{ height: 701 }, 'Height must be between 300 and 700 px'],
+      [{ logoWidth: 49 }, 'Logo width must be between 50 and 300 px'],
+      [{ chatBubble: { delaySeconds: 501 } }, 'Popup delay must be between 1 and 500 seconds'],
+      [{ dailyLimit: 0 }, 'Daily limit must be between 1 and 1000000 messages'],
+      [{ logoUrl: 'not a url' }, 'Invalid image URL. Please enter a valid image URL.'],
+      [{ logoCropPosition: { x: 151, y: 50 } }, 'Position must be between -50 and 150 percent'],
+      [{ logoScale: 3.5 }, 'Scale must be between 0.5 and 3'],
+    ];
+    for (const [settings, message] of cases) {
+      const response = await page.request.put(`/api/connections/${connectionId}`, { data: { settings } });
+      expect(response.status()).toBe(422);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(message);
+    }
+
+    // The designer: an out-of-range size falls back; a URL that is not an image is refused.
+    await page.getByLabel('Width', { exact: true }).fill('900');
+    await page.getByRole('button', { name: 'Apply size' }).click();
+    await expect(page.getByLabel('Width', { exact: true })).toHaveValue('400');
+    await expect(page.getByText('Out of range: the current value was kept.')).toBeVisible();
+    await page.getByLabel('Logo URL').fill(`${host.origin}/not-an-image`);
+    await page.getByRole('button', { name: 'Use logo' }).click();
+    await expect(page.getByText('Invalid image URL. Please enter a valid image URL.')).toBeVisible();
+
+    // The logo dialog: drag with guides, scale, apply with a check mark, reset.
+    await page.getByLabel('Logo URL').fill(new URL('/favicon.svg', page.url()).toString());
+    await page.getByRole('button', { name: 'Use logo' }).click();
+    await page.getByRole('button', { name: 'Adjust position & scale' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Logo Position & Scale' });
+    await expect(dialog.getByText('This is how your logo will appear as chat avatar')).toBeVisible();
+    const area = dialog.getByRole('application', { name: 'Drag to position the logo' });
+    const areaBox = await area.boundingBox();
+    if (!areaBox) throw new Error('no drag area');
+    await page.mouse.move(areaBox.x + areaBox.width / 2, areaBox.y + areaBox.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(areaBox.x + areaBox.width * 0.25, areaBox.y + areaBox.height * 0.75, { steps: 5 });
+    await page.mouse.up();
+    await expect(dialog.getByRole('status', { name: 'Position' })).toHaveText('Position: X 25% · Y 75%');
+    await dialog.getByLabel(/^Scale/).fill('2');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await expect(dialog.getByRole('tab', { name: 'Chat Avatar (applied)' })).toBeVisible();
+    await dialog.getByRole('tab', { name: /Widget Header/ }).click();
+    await expect(dialog.getByText('This is how your logo will appear in widget header')).toBeVisible();
+    await dialog.getByRole('tab', { name: /Chat Avatar/ }).click();
+    await dialog.getByRole('button', { name: 'Reset' }).click();
+    await expect(dialog.getByRole('status', { name: 'Position' })).toHaveText('Position: X 50% · Y 50%');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // Allowed domains and the daily limit reach the live widget after Deploy.
+    await page.getByLabel('Allowed domains').fill('shop.example.com');
+    await saveAndDeploy(page);
+    const code = await copyEmbedCode(page);
+    host.setBody(code);
+    const visitor = await visitorPage(browser);
+    await visitor.goto(host.origin);
+    await visitor.getByRole('button', { name: /^Open chat/ }).click();
+    const chat = visitor.frameLocator('iframe');
+    await chat.getByRole('textbox').fill('Hello');
+    await chat.getByRole('button', { name: 'Send message' }).click();
+    await expect(
+      chat.getByText(
+        "Sorry, I'm having trouble connecting. (Error: This website is not allowed to use this chat widget)",
+      ),
+    ).toBeVisible();
+
+    await page.getByLabel('Allowed domains').fill('');
+    await page.getByLabel('Daily message limit').fill('1');
+    await page.getByLabel('Daily message limit').blur();
+    await saveAndDeploy(page);
+    await visitor.reload();
+    await chat.getByRole('textbox').fill('One');
+    await chat.getByRole('button', { name: 'Send message' }).click();
+    await expect(chat.locator('.row.agent .bub')).toHaveCount(3, { timeout: 20_000 });
+    await chat.getByRole('textbox').fill('Two');
+    await chat.getByRole('button', { name: 'Send message' }).click();
+    await expect(
+      chat.getByText(
+        "Sorry, I'm having trouble connecting. (Error: This chat has reached its daily message limit. Please try again tomorrow.)",
+      ),
+    ).toBeVisible();
+
+    // The designer in the light theme at phone width.
+    await page.request.patch(`/api/subaccounts/${subaccountId}/theme`, { data: { isDarkMode: false } });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Live Preview' })).toBeVisible();
+    await expect(page.locator('html')).not.toHaveClass(/dark/);
+    await page.waitForTimeout(500); // colour transitions of the theme switch
+    await expectAccessible(page);
+
+    const unknown = await page.request.post('/api/widget/wgt_doesnotexist/chat', {
+      data: { message: 'hi', contactIdentifier: 'preview_x' },
+    });
+    expect(unknown.status()).toBe(404);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe('Widget not found');
+  } finally {
+    host.server.close();
+  }
+});
+
+test('a viewer sees the designer but cannot save', async ({ page }) => {
+  await signIn(page, DEMO_USERS.viewer);
+  const subaccountId = await subaccountIdOf(page, 'Sunrise Solar');
+  await page.goto(`/${subaccountId}/website-widget`);
+  await page.waitForURL(/\/con_[a-z0-9]+\/website-widget$/);
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+  await expect(page.getByText('Viewers cannot save changes')).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('heading', { name: 'Live Preview' })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test('a website block shows the same chat inline in the page, with its own embed code', async ({
+  page,
+  browser,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const host = await startHostSite();
+  try {
+    await signIn(page, DEMO_USERS.admin);
+    const subaccountId = await subaccountIdOf(page, 'Sunrise Solar');
+    await addAgent(page, subaccountId, 'Sunrise Solar Assistant', 'Website Block');
+    await expect(page).toHaveURL(/\/website-block$/);
+    await expect(page.getByRole('radiogroup', { name: 'Widget Placement' })).toHaveCount(0);
+    await page.getByLabel('Widget title').fill('Ask Sunrise');
+    await page.getByRole('radio', { name: 'Light' }).click();
+    await page.getByRole('button', { name: 'Amber', exact: true }).click();
+    await saveAndDeploy(page);
+    const code = await copyEmbedCode(page);
+    await page.getByRole('tab', { name: 'Iframe' }).click();
+    expect(await page.getByLabel('Embed code').inputValue()).toMatch(
+      /^<iframe src="http:\/\/localhost:\d+\/widget\/wgt_/,
+    );
+
+    host.setBody(`<section id="help"><h2>Questions?</h2>${code}</section>`);
+    const visitor = await visitorPage(browser);
+    await visitor.goto(host.origin);
+    const frame = visitor.locator('#help iframe');
+    await expect(frame).toBeVisible();
+    const chat = visitor.frameLocator('#help iframe');
+    await expect(chat.getByRole('heading', { name: 'Ask Sunrise' })).toBeVisible();
+    await expect(chat.getByRole('button', { name: 'Close chat' })).toHaveCount(0);
+    await chat.getByRole('textbox').fill('Do you offer financing?');
+    await chat.getByRole('textbox').press('Enter');
+    await expect(chat.locator('.row.agent .bub')).toHaveCount(2, { timeout: 20_000 });
+    await expect(visitor.getByRole('button', { name: /^Open chat/ })).toHaveCount(0);
+    await expectAccessible(visitor);
+  } finally {
+    host.server.close();
+  }
+});

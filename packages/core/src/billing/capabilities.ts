@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/** What a plan allows (spec billing-accounts 3, Server plan catalog). Null limits mean unlimited. */
+export const ZCapabilities = z.object({
+  limits: z.object({
+    subaccounts: z.number().int().nullable(),
+    connections_per_type: z.number().int().nullable(),
+    agents_per_subaccount: z.number().int().nullable(),
+  }),
+  demos: z.object({ basic: z.boolean(), advanced: z.boolean(), whitelabel: z.boolean() }),
+  features: z.object({
+    marketplace: z.boolean(),
+    whitelabel_subaccounts: z.boolean(),
+    whitelabel_branding: z.boolean(),
+    priority_support: z.boolean(),
+  }),
+});
+export type TCapabilities = z.infer<typeof ZCapabilities>;
+
+/** The free or base plan: 1 sub-account, 1 connection per type, 1 agent per sub-account, basic demos only. */
+export const FREE_CAPABILITIES: TCapabilities = {
+  limits: { subaccounts: 1, connections_per_type: 1, agents_per_subaccount: 1 },
+  demos: { basic: true, advanced: false, whitelabel: false },
+  features: { marketplace: false, whitelabel_subaccounts: false, whitelabel_branding: false, priority_support: false },
+};
+
+const caps = (
+  limits: TCapabilities['limits'],
+  demos: Partial<TCapabilities['demos']>,
+  features: Partial<TCapabilities['features']>,
+): TCapabilities => ({
+  limits,
+  demos: { ...FREE_CAPABILITIES.demos, ...demos },
+  features: { ...FREE_CAPABILITIES.features, ...features },
+});
+
+/** Capabilities per plan family; 'entrepreneurs' is the paid 'For AI Entrepreneurs' (Unlimited Legacy) plan. */
+export const FAMILY_CAPABILITIES: Record<string, TCapabilities> = {
+  free: FREE_CAPABILITIES,
+  starter: caps({ subaccounts: 1, connections_per_type: 3, agents_per_subaccount: null }, {}, {}),
+  growth: caps(
+    { subaccounts: 5, connections_per_type: 10, agents_per_subaccount: null },
+    { advanced: true },
+    { marketplace: true },
+  ),
+  scale: caps(
+    { subaccounts: null, connections_per_type: null, agents_per_subaccount: null },
+    { advanced: true, whitelabel: true },
+    { marketplace: true, whitelabel_subaccounts: true, whitelabel_branding: true },
+  ),
+  enterprise: caps(
+    { subaccounts: null, connections_per_type: null, agents_per_subaccount: null },
+    { advanced: true, whitelabel: true },
+    { marketplace: true, whitelabel_subaccounts: true, whitelabel_branding: true, priority_support: true },
+  ),
+  entrepreneurs: caps(
+    { subaccounts: null, connections_per_type: null, agents_per_subaccount: null },
+    { advanced: true },
+    { marketplace: true },
+  ),
+};
+
+/** Missing values fall back to the default (free) capability set. */
+export const capabilitiesFor = (family: string | null | undefined, partial?: Partial<TCapabilities>): TCapabilities => {
+  const base = (family && FAMILY_CAPABILITIES[family]) || FREE_CAPABILITIES;
+  return {
+    limits: { ...base.limits, ...(partial?.limits ?? {}) },
+    demos: { ...base.demos, ...(partial?.demos ?? {}) },
+    features: { ...base.features, ...(partial?.features ?? {}) },
+  };
+};

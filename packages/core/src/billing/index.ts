@@ -1,0 +1,7 @@
+export * from './capabilities';
+export * from './catalog';
+export * from './format';
+export * from './plan-change';
+export * from './pricing';
+export * from './promotions';
+export * from './schemas';

@@ -1,0 +1,146 @@
+import { capabilitiesFor } from './capabilities';
+import type { TCatalogTier } from './catalog';
+
+/** Checkout promotions, keyed by upper-case promo code (spec billing-accounts 3 and 9). */
+export interface TPromotion {
+  badge: string;
+  discountPercentage: number;
+  displayPrice: number;
+  originalPrice: number;
+  couponId: string;
+  /** Applied without the user typing the code. */
+  automatic?: boolean;
+}
+
+export const PROMOTIONS: Record<string, TPromotion> = {
+  FIRSTMONTH69: {
+    badge: '69% Off First Month',
+    discountPercentage: 69,
+    displayPrice: 24.49,
+    originalPrice: 79,
+    couponId: 'sb_coupon_first_month_69',
+  },
+  TWOMONTHS75: {
+    badge: '75% Off For 2 Months',
+    discountPercentage: 75,
+    displayPrice: 19.75,
+    originalPrice: 79,
+    couponId: 'sb_coupon_two_months_75',
+    automatic: true,
+  },
+};
+
+export const findPromotion = (code: string | null | undefined): TPromotion | undefined =>
+  code ? PROMOTIONS[code.trim().toUpperCase()] : undefined;
+
+/** Discount display multipliers: starter in secret mode, starter otherwise and the lifetime plan. */
+export const DISCOUNT_MULTIPLIERS = { starterSecret: 0.79, starter: 0.75, lifetime: 0.75 } as const;
+
+/** Bonus credits of the secret-page Starter, marked FOREVER when discount mode is on. */
+export const SECRET_BONUS_CREDITS = 1000;
+
+const secretTier = (
+  code: string,
+  name: string,
+  description: string,
+  price: number,
+  original: number,
+  credits: number,
+  interval: 'month' | 'year',
+  mode: 'subscription' | 'payment',
+  family: string,
+  order: number,
+): TCatalogTier => ({
+  plan_code: code,
+  plan_family: family,
+  tier_code: `${code}_${credits}`,
+  price_id: `sb_secret_${code}`,
+  interval,
+  mode,
+  price,
+  original_price: original,
+  credit_limit: credits,
+  display_name: name,
+  display_description: description,
+  display_order: 2000 + order,
+  is_active: true,
+  legacy: false,
+  capabilities: capabilitiesFor(family),
+});
+
+/** Plans of the secret page (forced monthly billing). */
+export const SECRET_TIERS: TCatalogTier[] = [
+  secretTier(
+    'secret_starter',
+    'Starter',
+    '21% off with 1,000 free bonus credits.',
+    25,
+    Math.round((25 / DISCOUNT_MULTIPLIERS.starterSecret) * 100) / 100,
+    500,
+    'month',
+    'subscription',
+    'starter',
+    0,
+  ),
+  secretTier(
+    'zoom_coaching',
+    'Zoom Coaching Call',
+    'A one-year coaching programme with live calls, 50% off.',
+    997,
+    2000,
+    3000,
+    'year',
+    'subscription',
+    'growth',
+    1,
+  ),
+  secretTier(
+    'mentoring_lifetime',
+    'Mentoring + Lifetime',
+    'One-time payment: mentoring and 3,000 credits every month for life.',
+    9333.33,
+    30000,
+    3000,
+    'month',
+    'payment',
+    'entrepreneurs',
+    2,
+  ),
+];
+
+/** Other marketing plans (secretModal variant). Amounts in cents match the subscription-details table. */
+export const MARKETING_PLANS = [
+  {
+    name: 'Monthly',
+    price: 19.75,
+    originalPrice: 79,
+    description: 'Everything in For AI Entrepreneurs, billed monthly.',
+  },
+  { name: 'Basic', price: 19.75, originalPrice: 79, description: 'Limited testing of 100 per month, GPT-3.5 only.' },
+  {
+    name: 'Yearly',
+    price: 462.15,
+    originalPrice: 948,
+    description: 'Everything in For AI Entrepreneurs, billed yearly.',
+  },
+  { name: 'Starter yearly', price: 142.4, originalPrice: 237, description: 'Starter billed yearly.' },
+] as const;
+
+/** Recognised subscription amounts in cents (spec 3, Subscription details). */
+export const SUBSCRIPTION_AMOUNTS: Record<number, string> = {
+  1975: 'starter monthly',
+  7900: 'entrepreneurs monthly',
+  14200: 'starter annual',
+  46200: 'entrepreneurs annual',
+};
+
+/** The evaluation flow's Upgrade dialog amounts (spec 9). */
+export const UPGRADE_DIALOG = {
+  monthlyPrice: 79,
+  yearlyPrice: 462,
+  yearlyPerMonth: 38.5,
+  yearlySavings: 'save 51%',
+  yearlyAnchor: 948,
+  monthlyPriceId: 'sb_entrepreneurs_month_3000',
+  yearlyPriceId: 'sb_entrepreneurs_year_3000',
+} as const;

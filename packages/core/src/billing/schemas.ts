@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { MISSING_PRICE_ID } from './plan-change';
+
+/** Request payloads of the billing calls (spec billing-accounts 7). */
+const priceId = z.string({ error: MISSING_PRICE_ID }).trim().min(1, MISSING_PRICE_ID);
+const optionalText = z.string().trim().max(500).optional().nullable();
+
+export const ZCheckoutRequest = z.object({
+  priceId,
+  successUrl: optionalText,
+  cancelUrl: optionalText,
+  mode: z.enum(['subscription', 'payment']).default('subscription'),
+  email: optionalText,
+  couponId: optionalText,
+  referralId: optionalText,
+  promoCode: optionalText,
+});
+export type TCheckoutRequest = z.infer<typeof ZCheckoutRequest>;
+
+export const ZUpgradeRequest = z.object({ newPriceId: priceId, renewCycle: z.boolean().optional() });
+export type TUpgradeRequest = z.infer<typeof ZUpgradeRequest>;
+
+export const ZScheduleDowngradeRequest = z.object({ newPriceId: priceId });
+export type TScheduleDowngradeRequest = z.infer<typeof ZScheduleDowngradeRequest>;
+
+export const ZPortalRequest = z.object({ returnUrl: optionalText });
+export const ZCancelSubscriptionRequest = z.object({ cancelAtPeriodEnd: z.boolean().default(true) });
+
+export const PROMO_CODE_REQUIRED = 'Promo code is required';
+export const ZRedeemRequest = z.object({
+  code: z.string({ error: PROMO_CODE_REQUIRED }).trim().min(1, PROMO_CODE_REQUIRED).max(64),
+});
+export type TRedeemRequest = z.infer<typeof ZRedeemRequest>;
+
+export const ZSelectSubaccountRequest = z.object({ subaccountId: z.string().min(1, 'Please select a subaccount') });
+
+/** The usage response of spec billing-accounts 3. */
+export const ZUsageBalance = z.object({
+  planCode: z.string(),
+  tierCode: z.string(),
+  configuredLimit: z.number(),
+  effectiveLimit: z.number(),
+  planCreditLimit: z.number(),
+  totalCreditLimit: z.number(),
+  usageUsed: z.number(),
+  creditsRemaining: z.number(),
+  planCreditsRemaining: z.number(),
+  bonusCreditsGranted: z.number(),
+  bonusCreditsTotal: z.number(),
+  bonusCreditsRemaining: z.number(),
+  totalCreditsRemaining: z.number(),
+  scheduledPriceId: z.string().nullable(),
+  scheduledChangeDate: z.string().nullable(),
+  cancelAtPeriodEnd: z.boolean(),
+});
+export type TUsageBalance = z.infer<typeof ZUsageBalance>;
+
+export const ZUsageLog = z.object({
+  id: z.string(),
+  timestamp: z.string(),
+  model: z.string(),
+  cost: z.number(),
+  usage_total: z.number(),
+  source: z.string(),
+});
+export type TUsageLog = z.infer<typeof ZUsageLog>;
+
+export const ZUsageResponse = z.object({
+  hasKey: z.boolean(),
+  error: z.string().nullable(),
+  balance: ZUsageBalance,
+  usageLogs: z.array(ZUsageLog),
+});
+export type TUsageResponse = z.infer<typeof ZUsageResponse>;
+
+/** Proration preview (minor units). */
+export interface TProrationPreview {
+  creditAmount: number;
+  chargeAmount: number;
+  totalDueNow: number;
+  daysRemaining: number;
+  nextBillingDate: string | null;
+  currency: string;
+  billingCycleReset: boolean;
+  prorationDate: number;
+  currentPlan: { displayName: string; creditLimit: number };
+  targetPlan: { displayName: string; creditLimit: number };
+}
+
+/** The derived numbers of the usage screen (spec 3, Derived numbers). */
+export const usageNumbers = (balance: Partial<TUsageBalance> | null | undefined) => {
+  const total = balance?.totalCreditLimit ?? balance?.effectiveLimit ?? 0;
+  const used = balance?.usageUsed ?? 0;
+  const remaining = balance?.totalCreditsRemaining ?? Math.max(0, total - used);
+  const planRemaining = balance?.planCreditsRemaining ?? 0;
+  return {
+    usedPercent: total > 0 ? Math.min(100, (used / total) * 100) : 0,
+    remaining,
+    planRemaining,
+    bonusRemaining: Math.max(0, remaining - planRemaining),
+  };
+};

@@ -1,0 +1,4 @@
+export * from './constants';
+export * from './defaults';
+export * from './schemas';
+export * from './validation';

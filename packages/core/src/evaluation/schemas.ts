@@ -1,0 +1,287 @@
+import { z } from 'zod';
+import {
+  CUSTOM_CATEGORY_COUNT_CAP,
+  GENERATION_COUNT_MAX,
+  GENERATION_COUNT_MIN,
+  VARIATIONS_DEFAULT,
+  VARIATIONS_MAX,
+  VARIATIONS_MIN,
+  WHEN_TO_ASK_DEFAULT,
+  WHEN_TO_ASK_MAX,
+  WHEN_TO_ASK_MIN,
+} from './constants';
+
+/** A test question as kept in the custom, compliance and promptHacking lists. */
+export const ZQuestion = z.object({
+  id: z.string().min(1).max(100),
+  text: z.string().max(4000),
+  selected: z.boolean(),
+  isEditing: z.boolean().default(false),
+  variations: z.number().int().min(VARIATIONS_MIN).max(VARIATIONS_MAX).default(VARIATIONS_DEFAULT),
+  whenToAsk: z.number().int().min(WHEN_TO_ASK_MIN).max(WHEN_TO_ASK_MAX).default(WHEN_TO_ASK_DEFAULT),
+  successCriteria: z.string().max(4000).default(''),
+  isSuccessCriteriaEditing: z.boolean().default(false),
+});
+export type TQuestion = z.infer<typeof ZQuestion>;
+
+const ZQuestionList = z.array(ZQuestion).max(500);
+
+/** Evaluation settings (spec/evaluation.md section 3, "Evaluation settings defaults"). */
+export const ZEvaluationSettings = z.object({
+  evaluationName: z.string().max(200).default(''),
+  model: z.string().max(200).default(''),
+  responseFormat: z.string().max(50).default('text'),
+  stopSequences: z.array(z.string().max(200)).max(4).default([]),
+  temperature: z.number().min(0).max(2).default(1),
+  maxTokens: z.number().int().min(1).max(128_000).default(2048),
+  topP: z.number().min(0).max(1).default(1),
+  frequencyPenalty: z.number().min(-2).max(2).default(0),
+  presencePenalty: z.number().min(-2).max(2).default(0),
+  prompt: z.string().max(50_000).default(''),
+  evaluationCriteria: z.array(z.string().max(2000)).max(50).default([]),
+  reasoningEffect: z.string().max(50).default(''),
+  assistant_id: z.string().max(100).default(''),
+  evaluation_type: z.string().max(50).default('chatcompletion'),
+  apiKeyIdUsedForImport: z.string().max(100).default(''),
+  apiKeyIdUsedForConfig: z.string().max(100).default(''),
+  testing_model: z.string().max(200).default(''),
+});
+export type TEvaluationSettings = z.infer<typeof ZEvaluationSettings>;
+
+export const ZCheckedItems = z.object({
+  'custom-questions': z.boolean(),
+  compliance: z.boolean(),
+  'prompt-hacking': z.boolean(),
+});
+export type TCheckedItems = z.infer<typeof ZCheckedItems>;
+
+/** Saved test settings. Older records carry `model` instead of `testing_model`. */
+export const ZTemplateData = z.object({
+  testing_model: z.string().max(200).optional(),
+  model: z.string().max(200).optional(),
+  initialMessage: z.string().max(4000).default(''),
+  shortuserDescription: z.string().max(4000).default(''),
+  conversationFlowInput: z.string().max(4000).default(''),
+  hallucinationInstruction: z.string().max(4000).default(''),
+  hallucinationChoice: z.string().max(200).nullable().default(null),
+  customQuestions: ZQuestionList.default([]),
+  complianceQuestions: ZQuestionList.default([]),
+  promptHackingQuestions: ZQuestionList.default([]),
+  settings: ZEvaluationSettings.partial().default({}),
+});
+export type TTemplateData = z.infer<typeof ZTemplateData>;
+
+export const ZTemplate = z.object({ _id: z.string(), templateName: z.string(), templateData: ZTemplateData });
+export type TTemplate = z.infer<typeof ZTemplate>;
+export const ZTemplatesResponse = z.object({ templates: z.array(ZTemplate) });
+export type TTemplatesResponse = z.infer<typeof ZTemplatesResponse>;
+
+export const ZCreateTemplateRequest = z.object({
+  templateName: z
+    .string()
+    .max(200)
+    .refine((value) => value.trim().length > 0, 'Please enter a template name'),
+  templateData: ZTemplateData,
+});
+export type TCreateTemplateRequest = z.infer<typeof ZCreateTemplateRequest>;
+export const ZCreateTemplateResponse = z.object({ templateId: z.string() });
+
+const ZCount = z.number().int().min(GENERATION_COUNT_MIN).max(GENERATION_COUNT_MAX);
+
+/** A custom generation category; its count is a string, and any value above 50 counts as 50. */
+export const ZCustomPrompt = z.object({
+  id: z.string().min(1).max(100),
+  count: z.string().max(10),
+  label: z.string().max(200),
+});
+export type TCustomPrompt = z.infer<typeof ZCustomPrompt>;
+
+export const ZQuestionGeneratorRequest = z.object({
+  evaluation_type: z.literal('questiongenerator'),
+  generatedIndustryCount: ZCount,
+  generatedAngryCount: ZCount,
+  generatedComplianceCount: ZCount,
+  generatedPromptHackingCount: ZCount,
+  customPrompts: z.array(ZCustomPrompt).max(20).default([]),
+  prompt: z.string().max(50_000).default(''),
+  /** The testing model that writes the questions; the screen's testing model. */
+  testing_model: z.string().max(200).optional(),
+});
+export type TQuestionGeneratorRequest = z.infer<typeof ZQuestionGeneratorRequest>;
+
+/** Parses a custom category count: digits only, capped at 50, anything else 0. */
+export const customPromptCount = (count: string): number => {
+  const parsed = Number.parseInt(count, 10);
+  if (!Number.isFinite(parsed) || parsed < 0) return 0;
+  return Math.min(parsed, CUSTOM_CATEGORY_COUNT_CAP);
+};
+
+export const ZGeneratedQuestion = z.object({
+  question: z.string(),
+  criteria: z.string(),
+  status: z.enum(['added', 'rejected']).optional(),
+});
+export type TGeneratedQuestion = z.infer<typeof ZGeneratedQuestion>;
+
+export const ZQuestionGeneratorStartResponse = z.object({ data: z.object({ generatequestionsId: z.string() }) });
+export const ZQuestionGeneratorStatus = z.object({
+  success: z.boolean(),
+  data: z.object({
+    status: z.enum(['pending', 'complete', 'failed']),
+    error: z.string().nullable(),
+    results: z.object({ results: z.record(z.string(), z.array(ZGeneratedQuestion)) }),
+  }),
+});
+export type TQuestionGeneratorStatus = z.infer<typeof ZQuestionGeneratorStatus>;
+
+/** What the testing model answers for one generation category (structured output). */
+export const ZGeneratedQuestionBatch = z.object({
+  questions: z.array(z.object({ question: z.string(), criteria: z.string() })),
+});
+
+export const ZAi1Config = z.object({
+  model: z.string().max(200),
+  temperature: z.number().min(0).max(2),
+  max_tokens: z.number().int().min(1).max(128_000),
+  top_p: z.number().min(0).max(1),
+  frequency_penalty: z.number().min(-2).max(2),
+  presence_penalty: z.number().min(-2).max(2),
+  stop: z.array(z.string().max(200)).max(4),
+});
+export type TAi1Config = z.infer<typeof ZAi1Config>;
+
+/** The evaluation start payload (spec/evaluation.md section 3). */
+export const ZEvaluationStartPayload = z.object({
+  evaluationId: z.string().min(1).max(100),
+  ai1_config: z.union([ZAi1Config, z.object({}).strict()]),
+  assistant_id: z.string().max(100).optional(),
+  initial_message: z.string().max(4000),
+  shortuserDescription: z.string().max(4000),
+  conversationFlowInput: z.string().max(4000).default(''),
+  hallucinationInstruction: z.string().max(4000).default(''),
+  hallucinationChoice: z.string().max(200).nullable().default(null),
+  customQuestionInstruction: z.string().max(4000).default(''),
+  complianceQuestionInstruction: z.string().max(4000).default(''),
+  promptHackingQuestionInstruction: z.string().max(4000).default(''),
+  subItemValues: z.record(z.string(), z.unknown()).default({}),
+  subItemSuccessCriteriaMap: z.record(z.string(), z.unknown()).default({}),
+  checkedItems: ZCheckedItems,
+  settings: ZEvaluationSettings.partial(),
+  customQuestions: ZQuestionList,
+  complianceQuestions: ZQuestionList,
+  promptHackingQuestions: ZQuestionList,
+  testing_model_for_test_generation: z.string().max(200),
+  /** The template the settings came from, when one was loaded. */
+  templateId: z.string().max(100).nullable().optional(),
+});
+export type TEvaluationStartPayload = z.infer<typeof ZEvaluationStartPayload>;
+export type TEvaluationStartInput = z.input<typeof ZEvaluationStartPayload>;
+
+export const ZRunFromTemplateRequest = z.object({
+  templateId: z.string().min(1).max(100),
+  agentId: z.string().min(1).max(100),
+});
+
+export const ZRunStatus = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
+export type TRunStatus = z.infer<typeof ZRunStatus>;
+
+export const ZRunProgress = z.object({
+  total: z.number().int(),
+  done: z.number().int(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  /** Passed over done, 0-1; null before the first conversation finishes. */
+  passRate: z.number().nullable(),
+});
+export type TRunProgress = z.infer<typeof ZRunProgress>;
+
+export const ZEvaluationRun = z.object({
+  id: z.string(),
+  evaluationId: z.string(),
+  name: z.string(),
+  type: z.enum(['chatcompletion', 'openai-assistants']),
+  agentId: z.string().nullable(),
+  targetLabel: z.string(),
+  templateId: z.string().nullable(),
+  testingModel: z.string(),
+  status: ZRunStatus,
+  error: z.string().nullable(),
+  progress: ZRunProgress,
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type TEvaluationRun = z.infer<typeof ZEvaluationRun>;
+
+export const ZStartRunResponse = z.object({ runId: z.string(), evaluationId: z.string(), run: ZEvaluationRun });
+export type TStartRunResponse = z.infer<typeof ZStartRunResponse>;
+
+export const ZRunsResponse = z.object({ runs: z.array(ZEvaluationRun), total: z.number().int() });
+export type TRunsResponse = z.infer<typeof ZRunsResponse>;
+
+export const ZTranscriptMessage = z.object({ role: z.enum(['user', 'assistant']), content: z.string() });
+export type TTranscriptMessage = z.infer<typeof ZTranscriptMessage>;
+
+export const ZEvaluationConversation = z.object({
+  id: z.string(),
+  questionKey: z.string(),
+  category: z.enum(['custom', 'compliance', 'promptHacking']),
+  variation: z.number().int(),
+  question: z.string(),
+  originalQuestion: z.string(),
+  successCriteria: z.string(),
+  whenToAsk: z.number().int(),
+  transcript: z.array(ZTranscriptMessage),
+  answer: z.string(),
+  passed: z.boolean(),
+  score: z.number(),
+  reasoning: z.string(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type TEvaluationConversation = z.infer<typeof ZEvaluationConversation>;
+
+export const ZCategorySummary = z.object({
+  category: z.enum(['custom', 'compliance', 'promptHacking']),
+  total: z.number().int(),
+  passed: z.number().int(),
+  passRate: z.number().nullable(),
+});
+
+export const ZRunResults = z.object({
+  run: ZEvaluationRun,
+  categories: z.array(ZCategorySummary),
+  /** Failures first, then by category and question. */
+  conversations: z.array(ZEvaluationConversation),
+});
+export type TRunResults = z.infer<typeof ZRunResults>;
+
+/** The judge's verdict (structured output). */
+export const ZJudgeVerdict = z.object({
+  passed: z.boolean(),
+  score: z.number().min(0).max(1),
+  reasoning: z.string(),
+});
+export type TJudgeVerdict = z.infer<typeof ZJudgeVerdict>;
+
+export const ZComparisonRow = z.object({
+  questionKey: z.string(),
+  category: z.enum(['custom', 'compliance', 'promptHacking']),
+  variation: z.number().int(),
+  question: z.string(),
+  before: z.boolean().nullable(),
+  after: z.boolean().nullable(),
+  change: z.enum(['pass-to-fail', 'fail-to-pass', 'same', 'added', 'removed']),
+});
+export const ZRunComparison = z.object({
+  base: ZEvaluationRun,
+  other: ZEvaluationRun,
+  rows: z.array(ZComparisonRow),
+  summary: z.object({ passToFail: z.number().int(), failToPass: z.number().int(), same: z.number().int() }),
+});
+export type TRunComparison = z.infer<typeof ZRunComparison>;
+
+/** Server-sent event payloads on a run's progress stream. */
+export type TRunEvent =
+  | { type: 'snapshot'; run: TEvaluationRun }
+  | { type: 'conversation'; run: TEvaluationRun; conversation: TEvaluationConversation }
+  | { type: 'status'; run: TEvaluationRun };

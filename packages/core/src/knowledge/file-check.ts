@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/** Knowledge uploads: at most 25 MB (spec/evaluation.md 9). */
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+export const UPLOAD_MESSAGES = {
+  missing: 'No file provided',
+  tooLarge: 'File exceeds 25MB limit',
+  type: 'Unsupported file type',
+  name: 'Invalid file name',
+} as const;
+
+const ALLOWED_MIME = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'text/markdown',
+  'text/x-markdown',
+  'text/csv',
+  'application/csv',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/msword',
+]);
+const ALLOWED_EXTENSIONS = new Set([
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'pdf',
+  'md',
+  'markdown',
+  'csv',
+  'docx',
+  'doc',
+]);
+
+export type KnowledgeKind = 'image' | 'pdf' | 'markdown' | 'csv' | 'docx' | 'doc';
+
+const extensionOf = (name: string) => name.toLowerCase().split('.').pop() ?? '';
+
+/** The kind of an allowed file, by its type or (for generic types) its extension; null when refused. */
+export const knowledgeKind = (name: string, mimeType: string): KnowledgeKind | null => {
+  const mime = mimeType.toLowerCase().split(';')[0]?.trim() ?? '';
+  const ext = extensionOf(name);
+  const generic = mime === '' || mime === 'application/octet-stream' || mime === 'text/plain';
+  if (!ALLOWED_MIME.has(mime) && !mime.startsWith('image/') && !(generic && ALLOWED_EXTENSIONS.has(ext))) return null;
+  if (mime.startsWith('image/') || ['png', 'jpg', 'jpeg', 'gif', 'webp'].includes(ext)) return 'image';
+  if (mime === 'application/pdf' || ext === 'pdf') return 'pdf';
+  if (mime.includes('markdown') || ext === 'md' || ext === 'markdown') return 'markdown';
+  if (mime.includes('csv') || ext === 'csv') return 'csv';
+  if (mime.includes('wordprocessingml') || ext === 'docx') return 'docx';
+  if (mime === 'application/msword' || ext === 'doc') return 'doc';
+  return null;
+};
+
+/**
+ * The upload check of spec/evaluation.md 5, in its order: no file, over 25 MB, type, name.
+ * Returns the message of the first rule broken, or null.
+ */
+export const checkUpload = (
+  file: { name: string; size: number; mimeType: string } | null | undefined,
+): string | null => {
+  if (!file) return UPLOAD_MESSAGES.missing;
+  if (file.size > MAX_UPLOAD_BYTES) return UPLOAD_MESSAGES.tooLarge;
+  if (!knowledgeKind(file.name, file.mimeType)) return UPLOAD_MESSAGES.type;
+  if (file.name.includes('..') || file.name.includes('/')) return UPLOAD_MESSAGES.name;
+  return null;
+};
+
+export const ZKnowledgeDocument = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  name: z.string(),
+  mimeType: z.string(),
+  sizeBytes: z.number().int(),
+  chunkCount: z.number().int(),
+  createdAt: z.string(),
+});
+export type TKnowledgeDocument = z.infer<typeof ZKnowledgeDocument>;
+export const ZKnowledgeDocumentList = z.object({ documents: z.array(ZKnowledgeDocument) });

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { ZEmail } from '../auth/schemas';
+
+export const ROLES = ['viewer', 'member', 'admin'] as const;
+export const ZRole = z.enum(ROLES);
+export type TRole = z.infer<typeof ZRole>;
+
+/** True when `role` is at least `needed` in the order viewer < member < admin. */
+export const roleAtLeast = (role: TRole, needed: TRole): boolean => ROLES.indexOf(role) >= ROLES.indexOf(needed);
+
+export const ZSubaccountName = z
+  .string()
+  .trim()
+  .min(1, 'Name is required')
+  .max(80, 'Name must be at most 80 characters');
+
+export const ZSubaccount = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  name: z.string(),
+  logoUrl: z.string().nullable(),
+  role: ZRole,
+  agentCount: z.number().int(),
+  locked: z.boolean(),
+  createdAt: z.string(),
+});
+export type TSubaccount = z.infer<typeof ZSubaccount>;
+
+export const ZAccount = z.object({
+  id: z.string(),
+  name: z.string(),
+  isOwner: z.boolean(),
+  subaccounts: z.array(ZSubaccount),
+});
+export type TAccount = z.infer<typeof ZAccount>;
+
+export const ZAccountsResponse = z.object({ accounts: z.array(ZAccount) });
+export type TAccountsResponse = z.infer<typeof ZAccountsResponse>;
+
+export const ZCreateSubaccountRequest = z.object({ accountId: z.string().min(1), name: ZSubaccountName });
+export type TCreateSubaccountRequest = z.infer<typeof ZCreateSubaccountRequest>;
+
+export const ZMember = z.object({
+  userId: z.string().nullable(),
+  inviteId: z.string().nullable(),
+  email: z.string(),
+  name: z.string(),
+  role: ZRole,
+  status: z.enum(['active', 'invited']),
+});
+export type TMember = z.infer<typeof ZMember>;
+export const ZMembersResponse = z.object({ members: z.array(ZMember), myRole: ZRole });
+export type TMembersResponse = z.infer<typeof ZMembersResponse>;
+
+export const ZInviteMemberRequest = z.object({ email: ZEmail, role: ZRole });
+export type TInviteMemberRequest = z.input<typeof ZInviteMemberRequest>;
+export const ZChangeRoleRequest = z.object({ role: ZRole });
+
+export const ZMeResponse = z.object({
+  user: z.object({ id: z.string(), email: z.string(), name: z.string(), image: z.string().nullable() }),
+  accounts: z.array(ZAccount),
+});
+export type TMeResponse = z.infer<typeof ZMeResponse>;
+
+/** GET /api/connect-context/{connectId}: what a connection-area id belongs to. */
+export const ZConnectContext = z.object({
+  connectId: z.string(),
+  subaccountId: z.string(),
+  accountId: z.string(),
+  role: ZRole,
+});
+export type TConnectContext = z.infer<typeof ZConnectContext>;

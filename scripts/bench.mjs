@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ensureBuild, ensureDependencies, root } from './lib.mjs';
+
+/**
+ * Runs every benchmark in scripts/bench/ (each prints its own figures and targets), one after the
+ * other so they do not compete for the machine. `npm run bench -- <name>` runs the ones whose file
+ * name contains <name>.
+ */
+ensureDependencies();
+ensureBuild();
+const filter = process.argv[2] ?? '';
+const dir = path.join(root, 'scripts', 'bench');
+const files = readdirSync(dir)
+  .filter((name) => name.endsWith('.mjs') && name.includes(filter))
+  .sort();
+let failed = 0;
+for (const file of files) {
+  console.log(`\n=== ${file} ===`);
+  const result = spawnSync(process.execPath, [path.join(dir, file)], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) failed += 1;
+}
+if (files.length === 0) console.log('No benchmarks found in scripts/bench/.');
+process.exit(failed ? 1 : 0);

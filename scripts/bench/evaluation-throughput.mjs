@@ -1,0 +1,321 @@
+#!/usr/bin/env node
+/**
+ * Evaluation run throughput: how close a run comes to the ideal time of its model calls.
+ *
+ * A local OpenAI-compatible stub answers every call after L = 200 ms (agent, rewording and judge,
+ * told apart by the system prompt). The built server runs with EVAL_CONCURRENCY = C = 16 and the
+ * demo agency, whose account's OpenAI-compatible provider points at the stub; a chat-completion
+ * run is started through the API as the browser would and followed on its event stream.
+ *
+ * ideal = max(N x L / C, longest chain of dependent calls x L)
+ * Figures per run: N, ideal, measured, efficiency (ideal / measured), fixed overhead (start to
+ * first model call + last model answer to the run's completed event), server RSS before and peak.
+ * Targets: efficiency >= 0.9 at N = 1000, fixed overhead < 1 s, memory flat from N = 1000 to 10 000.
+ * BENCH_SIZES=1000,10000 (default) picks the runs; BENCH_PORT the server port. The server uses
+ * the embedded PGlite database; BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL instead (in
+ * a throwaway database created and dropped here), as deployed at scale.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const LATENCY_MS = 200;
+const CONCURRENCY = 16;
+const PORT = Number(process.env.BENCH_PORT ?? 3204);
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
+const ADMIN = 'admin@demo.switchboard.local';
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The stub: counts calls and remembers when the first started and the last answered. */
+const stats = { calls: 0, first: 0, last: 0, inFlight: 0, maxInFlight: 0 };
+const answer = (system, last) => {
+  if (system.includes('Reword the test question')) return JSON.stringify({ question: `${last} (reworded)` });
+  if (system.includes('You are the judge'))
+    return JSON.stringify({ passed: true, score: 1, reasoning: 'The answer says "Answer".' });
+  if (system.includes('role-playing a user')) return 'Tell me more.';
+  return `Answer: ${last.slice(0, 40)}`;
+};
+const stub = http.createServer(async (req, res) => {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  if (req.method === 'GET') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ object: 'list', data: [{ id: 'stub-model' }] }));
+    return;
+  }
+  stats.calls += 1;
+  if (!stats.first) stats.first = performance.now();
+  stats.inFlight += 1;
+  stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+  const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  const system = body.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
+  const last = body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+  const content = answer(system, typeof last === 'string' ? last : '');
+  await sleep(LATENCY_MS);
+  const usage = { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 };
+  if (body.stream) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const frame = (delta, finish, extra = {}) =>
+      `data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+    res.write(frame({ role: 'assistant', content }, null));
+    res.write(frame({}, 'stop', { usage }));
+    res.end('data: [DONE]\n\n');
+  } else {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: 's',
+        object: 'chat.completion',
+        created: 0,
+        model: body.model,
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage,
+      }),
+    );
+  }
+  stats.inFlight -= 1;
+  stats.last = performance.now();
+});
+stub.keepAliveTimeout = 60_000;
+await new Promise((resolve) => stub.listen(0, '127.0.0.1', resolve));
+const stubUrl = `http://127.0.0.1:${stub.address().port}/v1`;
+
+const agent = new http.Agent({ keepAlive: true });
+const call = (url, { method = 'POST', headers = {}, body } = {}) =>
+  new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      url,
+      { method, agent, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-eval-'));
+let databaseUrl;
+let dropDatabase = async () => {};
+if (process.env.BENCH_DATABASE_URL) {
+  const { default: pg } = await import('pg');
+  const name = `sb_bench_eval_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(process.env.BENCH_DATABASE_URL);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+  dropDatabase = async () => {
+    const client = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+  };
+}
+const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+const server = spawn(process.execPath, [...profile, path.join(root, 'apps/server/dist/main.js')], {
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+    NODE_ENV: 'production',
+    DIRECT_LOGIN_ALLOWLIST: ADMIN,
+    FREE_PLAN_CREDITS: '100000000',
+    EVAL_CONCURRENCY: String(CONCURRENCY),
+    BODY_LIMIT_BYTES: String(8 * 1024 * 1024),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const base = `http://127.0.0.1:${PORT}`;
+const rssMb = () => {
+  try {
+    const line = readFileSync(`/proc/${server.pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+};
+
+/** Questions giving about `calls` model calls: each has one variation (v0: agent + judge; v1: reword + agent + judge). */
+const questionsFor = (calls) => {
+  const count = Math.round(calls / 5);
+  const make = (prefix, n) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: `${prefix}-${i}`,
+      text: `Question ${prefix} ${i}: which solar panels fit a small roof?`,
+      selected: true,
+      isEditing: false,
+      variations: 1,
+      whenToAsk: 1,
+      successCriteria: 'Answers helpfully.',
+      isSuccessCriteriaEditing: false,
+    }));
+  const custom = make('c', Math.min(500, count));
+  const compliance = make('k', Math.min(500, Math.max(0, count - 500)));
+  const promptHacking = make('p', Math.min(500, Math.max(0, count - 1000)));
+  let extra = count - custom.length - compliance.length - promptHacking.length;
+  // Beyond 1500 questions, more variations per question carry the rest.
+  const lists = [custom, compliance, promptHacking];
+  for (const list of lists) {
+    for (const question of list) {
+      if (extra <= 0) break;
+      const add = Math.min(9, Math.ceil((extra * 5) / 3 / Math.max(1, list.length)));
+      question.variations += add;
+      extra -= (add * 3) / 5;
+    }
+  }
+  const n = lists.flat().reduce((sum, q) => sum + 2 + 3 * q.variations, 0);
+  return { custom, compliance, promptHacking, calls: n, chain: 3 };
+};
+
+const waitForCompletion = (runId, cookie) =>
+  new Promise((resolve, reject) => {
+    const req = http.get(
+      `${base}/api/evaluation/runs/${runId}/events`,
+      { headers: { cookie, accept: 'text/event-stream' } },
+      (res) => {
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          buffer += chunk;
+          let cut = buffer.indexOf('\n\n');
+          while (cut >= 0) {
+            const frame = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            cut = buffer.indexOf('\n\n');
+            if (!frame.startsWith('data: ')) continue;
+            const event = JSON.parse(frame.slice(6));
+            if (['completed', 'failed', 'cancelled'].includes(event.run.status)) {
+              req.destroy();
+              resolve({ at: performance.now(), run: event.run });
+            }
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+  });
+
+try {
+  for (let i = 0; ; i += 1) {
+    try {
+      if ((await call(`${base}/api/health`, { method: 'GET' })).status === 200) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (i > 300) throw new Error('The server did not start');
+    await sleep(100);
+  }
+  const login = await call(`${base}/api/direct-login`, { body: { email: ADMIN } });
+  const cookie = String(login.headers['set-cookie']?.[0] ?? '').split(';')[0];
+  const accounts = JSON.parse((await call(`${base}/api/accounts`, { method: 'GET', headers: { cookie } })).text);
+  const sub = accounts.accounts[0].subaccounts[0].id;
+  const saved = await call(`${base}/api/connect/${sub}/providers/compatible`, {
+    method: 'PUT',
+    headers: { cookie },
+    body: { baseUrl: stubUrl },
+  });
+  if (saved.status !== 200) throw new Error(`Saving the stub provider failed: ${saved.text}`);
+
+  const runOnce = async (size) => {
+    const questions = questionsFor(size);
+    const payload = {
+      evaluationId: `bench-${size}-${Date.now()}`,
+      ai1_config: {
+        model: 'compatible:stub-model',
+        temperature: 1,
+        max_tokens: 256,
+        top_p: 1,
+        frequency_penalty: 0,
+        presence_penalty: 0,
+        stop: [],
+      },
+      initial_message: 'How can I help you with solar today?',
+      shortuserDescription: 'User wants help looking at options for solar energy.',
+      checkedItems: { 'custom-questions': true, compliance: true, 'prompt-hacking': true },
+      settings: { evaluationName: `Bench ${size}`, prompt: 'You are a solar assistant.' },
+      customQuestions: questions.custom,
+      complianceQuestions: questions.compliance,
+      promptHackingQuestions: questions.promptHacking,
+      testing_model_for_test_generation: 'compatible:stub-model',
+    };
+    Object.assign(stats, { calls: 0, first: 0, last: 0, inFlight: 0, maxInFlight: 0 });
+    const rssBefore = rssMb();
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, rssMb());
+    }, 250);
+    const t0 = performance.now();
+    const started = await call(`${base}/api/evaluation/run/evaluationdata`, {
+      headers: { cookie, 'x-subaccount-id': sub },
+      body: payload,
+    });
+    if (started.status !== 202) throw new Error(`Start failed: ${started.text.slice(0, 300)}`);
+    const { runId } = JSON.parse(started.text);
+    const done = await waitForCompletion(runId, cookie);
+    clearInterval(sampler);
+    const measured = (done.at - t0) / 1000;
+    const n = stats.calls;
+    const ideal = Math.max((n * LATENCY_MS) / CONCURRENCY, questions.chain * LATENCY_MS) / 1000;
+    return {
+      N: n,
+      conversations: done.run.progress.done,
+      status: done.run.status,
+      'ideal s': ideal.toFixed(2),
+      'measured s': measured.toFixed(2),
+      efficiency: (ideal / measured).toFixed(3),
+      'fixed overhead s': ((stats.first - t0 + (done.at - stats.last)) / 1000).toFixed(3),
+      'max in flight': stats.maxInFlight,
+      'RSS before MB': rssBefore.toFixed(0),
+      'RSS peak MB': rssPeak.toFixed(0),
+    };
+  };
+
+  await runOnce(100); // warm-up
+  const rows = [];
+  for (const size of SIZES) rows.push(await runOnce(size));
+  console.log(
+    `\nEvaluation throughput (L = ${LATENCY_MS} ms, C = ${CONCURRENCY}, database ${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
+  );
+  console.table(rows);
+  const first = rows.find((row) => row.N >= 900) ?? rows[0];
+  const growth = rows.length > 1 ? Number(rows.at(-1)['RSS peak MB']) - Number(rows[0]['RSS peak MB']) : 0;
+  console.log(
+    `Target efficiency >= 0.9 at N = 1000: ${first.efficiency} ${Number(first.efficiency) >= 0.9 ? 'OK' : 'MISSED'}`,
+  );
+  console.log(
+    `Target fixed overhead < 1 s: ${rows.map((row) => row['fixed overhead s']).join(', ')} ${rows.every((row) => Number(row['fixed overhead s']) < 1) ? 'OK' : 'MISSED'}`,
+  );
+  console.log(
+    `Memory: peak RSS ${rows.map((row) => `${row['RSS peak MB']} MB at N = ${row.N}`).join(', ')} (growth ${growth.toFixed(0)} MB)`,
+  );
+} finally {
+  server.kill('SIGTERM');
+  stub.close();
+  agent.destroy();
+  await new Promise((resolve) => server.once('exit', resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+  await dropDatabase().catch(() => undefined);
+}

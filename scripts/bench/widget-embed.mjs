@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+/**
+ * Widget embed benchmark, with the system Chromium: what a client's page pays for the widget.
+ *
+ * A bare page and the same page with the widget's script tag (in its <head>, as the designer's
+ * embed code says) are served from a local server of their own (another origin than the widget's). Figures, median of BENCH_RUNS loads each:
+ * - bytes loaded by the page until its load event (the script a site loads), gzipped as sent;
+ * - bytes loaded when the visitor opens the chat (iframe page and chat app), gzipped as sent;
+ * - the launcher's time in place vs the bare page's load event;
+ * - layout shift caused on the host page (CLS).
+ * Targets: script <= 3 KiB; rest <= 60 KiB; launcher within 20 ms of the bare page's load; no shift.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { freePort, setupWidget, startBenchServer } from './widget-support.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const kib = (bytes) => `${(bytes / 1024).toFixed(2)} KiB`;
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-embed-bench-'));
+const server = await startBenchServer({ port: await freePort(), dataDir });
+const { widgetId } = await setupWidget(server.base, {}, { stub: false }).catch((error) => {
+  server.stop();
+  throw error;
+});
+
+/** The client's site: a plain article page, with or without the widget's script tag. */
+const PAGE = (
+  withWidget,
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Client</title>
+<script>window.__shift=0;new PerformanceObserver(l=>{for(const e of l.getEntries())if(!e.hadRecentInput)window.__shift+=e.value}).observe({type:'layout-shift',buffered:true});
+new MutationObserver((m,o)=>{for(const r of m)for(const n of r.addedNodes)if(n.shadowRoot&&n.shadowRoot.querySelector('button')){window.__launcher=performance.now();o.disconnect()}}).observe(document.documentElement,{childList:true,subtree:true});</script>
+${withWidget ? `<script src="${server.base}/widget/${widgetId}/widget.js" async></script>` : ''}
+</head><body><main><h1>Solar panels for your home</h1>${'<p>Our installers fit panels on every kind of roof. Ask us anything about savings, financing and installation.</p>'.repeat(20)}</main></body></html>`;
+const site = http.createServer((request, response) => {
+  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(PAGE(request.url?.includes('widget')));
+});
+await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+const siteUrl = `http://127.0.0.1:${site.address().port}`;
+
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+try {
+  const load = async (withWidget, open = false) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const client = await context.newCDPSession(page);
+    await client.send('Network.enable');
+    await client.send('Network.setCacheDisabled', { cacheDisabled: true });
+    // Bytes by URL, as sent (gzipped when the server compresses).
+    const urls = new Map();
+    const sizes = { script: 0, rest: 0 };
+    client.on('Network.requestWillBeSent', (event) => urls.set(event.requestId, event.request.url));
+    client.on('Network.loadingFinished', (event) => {
+      const url = urls.get(event.requestId) ?? '';
+      if (!url.startsWith(server.base)) return;
+      if (/\/widget\/[^/]+\/widget\.js/.test(url)) sizes.script += event.encodedDataLength;
+      else sizes.rest += event.encodedDataLength;
+    });
+    await page.goto(`${siteUrl}/${withWidget ? 'widget' : 'bare'}`, { waitUntil: 'load' });
+    const loadEnd = await page.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventStart);
+    const result = { loadEnd, launcher: null, scriptBytes: 0, openBytes: 0, shift: 0 };
+    if (withWidget) {
+      await page.waitForFunction(() => window.__launcher !== undefined);
+      result.launcher = await page.evaluate(() => window.__launcher);
+      if (process.env.BENCH_DEBUG)
+        console.log(
+          await page.evaluate(() =>
+            JSON.stringify(
+              performance
+                .getEntriesByType('resource')
+                .map((e) => [
+                  e.name.slice(-30),
+                  Math.round(e.startTime),
+                  Math.round(e.requestStart),
+                  Math.round(e.responseStart),
+                  Math.round(e.responseEnd),
+                ]),
+            ),
+          ),
+          result.launcher,
+          loadEnd,
+        );
+      result.scriptBytes = sizes.script;
+      if (open) {
+        await page.getByRole('button', { name: /^Open chat/ }).click();
+        await page.frameLocator('iframe').getByRole('textbox').waitFor();
+        await page.waitForTimeout(300);
+        // The iframe page and the chat app, whether the browser fetched them when idle or on opening.
+        result.openBytes = sizes.rest;
+      }
+      result.shift = await page.evaluate(() => window.__shift);
+    }
+    await context.close();
+    return result;
+  };
+
+  await load(false);
+  await load(true);
+  const bare = [];
+  const launcher = [];
+  const shifts = [];
+  let scriptBytes = 0;
+  for (let i = 0; i < RUNS; i += 1) {
+    bare.push((await load(false)).loadEnd);
+    const run = await load(true);
+    launcher.push(run.launcher);
+    shifts.push(run.shift);
+    scriptBytes = run.scriptBytes;
+  }
+  const opened = await load(true, true);
+  const bareLoad = median(bare);
+  const launcherAt = median(launcher);
+  const delta = launcherAt - bareLoad;
+  const cls = Math.max(...shifts);
+  console.log(`Widget embed, ${RUNS} runs each (median)`);
+  console.log(`  script loaded by the page   ${kib(scriptBytes)} gzipped   (target <= 3 KiB)`);
+  console.log(`  loaded when opened          ${kib(opened.openBytes)} gzipped   (target <= 60 KiB)`);
+  console.log(`  bare page load event        ${bareLoad.toFixed(1)} ms`);
+  console.log(
+    `  launcher in place           ${launcherAt.toFixed(1)} ms  (${delta >= 0 ? '+' : ''}${delta.toFixed(1)} ms vs bare; target <= +20 ms)`,
+  );
+  console.log(`  layout shift on the page    ${cls.toFixed(4)}   (target 0)`);
+  const ok = scriptBytes <= 3072 && opened.openBytes <= 60 * 1024 && delta <= 20 && cls === 0;
+  console.log(ok ? 'PASS' : 'FAIL');
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  await browser.close();
+  site.close();
+  server.stop();
+  setTimeout(() => rmSync(dataDir, { recursive: true, force: true }), 500);
+}

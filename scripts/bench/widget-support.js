@@ -1,0 +1,218 @@
+/** Shared parts of the widget benchmarks: the built server, a stub model, HTTP calls. Not a benchmark itself. */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ADMIN = 'admin@demo.switchboard.local';
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+
+export const call = (url, { method, headers = {}, body } = {}) =>
+  new Promise((resolve, reject) => {
+    const start = performance.now();
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      url,
+      {
+        method: method ?? (payload ? 'POST' : 'GET'),
+        agent,
+        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, text, ms: performance.now() - start }),
+        );
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+
+export const percentile = (values, p) => {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/** An OpenAI-compatible stub model that answers after `latencyMs` (at once by default), whole or streamed word by word. */
+export const startStubModel = ({
+  latencyMs = 0,
+  text = 'Yes, we install solar panels. Would you like a free roof assessment?',
+} = {}) =>
+  new Promise((resolve) => {
+    const server = http.createServer(async (req, res) => {
+      const chunks = [];
+      for await (const chunk of req) chunks.push(chunk);
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      if (latencyMs) await sleep(latencyMs);
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: [{ id: 'stub-small' }] }));
+        return;
+      }
+      const usage = { prompt_tokens: 40, completion_tokens: 14, total_tokens: 54 };
+      if (!body.stream) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: 'c1',
+            object: 'chat.completion',
+            created: 1,
+            model: body.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+            usage,
+          }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const send = (delta, finish = null, extra = {}) =>
+        res.write(
+          `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+        );
+      send({ role: 'assistant', content: '' });
+      for (const word of text.match(/\S+\s*/g)) send({ content: word });
+      send({}, 'stop', { usage });
+      res.end('data: [DONE]\n\n');
+    });
+    server.keepAliveTimeout = 60_000;
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() }),
+    );
+  });
+
+/** A free local port (BENCH_PORT when set). */
+export const freePort = () =>
+  process.env.BENCH_PORT
+    ? Promise.resolve(Number(process.env.BENCH_PORT))
+    : new Promise((resolve) => {
+        const probe = net.createServer();
+        probe.listen(0, '127.0.0.1', () => {
+          const { port } = probe.address();
+          probe.close(() => resolve(port));
+        });
+      });
+
+/** Starts the built server (apps/server/dist) with the demo agency and waits until it answers. */
+export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, processes = 1 }) => {
+  const entry =
+    processes > 1 ? path.join(root, 'scripts/bench/widget-cluster.js') : path.join(root, 'apps/server/dist/main.js');
+  const child = spawn(process.execPath, [entry], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+      NODE_ENV: 'production',
+      DIRECT_LOGIN_ALLOWLIST: ADMIN,
+      ...(stubUrl ? { OPENAI_BASE_URL: stubUrl } : {}),
+      FREE_PLAN_CREDITS: '100000000',
+      WIDGET_IP_BURST_LIMIT: '10000000',
+      BENCH_PROCESSES: String(processes),
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  let driver = 'unknown';
+  for (let i = 0; ; i += 1) {
+    try {
+      const health = await call(`${base}/api/health`);
+      if (health.status === 200) {
+        driver = JSON.parse(health.text).database.driver;
+        break;
+      }
+    } catch {
+      // Not listening yet.
+    }
+    if (i > 600) {
+      child.kill('SIGTERM');
+      throw new Error('The server did not start');
+    }
+    await sleep(100);
+  }
+  return { base, driver, stop: () => child.kill('SIGTERM') };
+};
+
+/** Signs in as the demo admin, points the Sunrise Solar agent at the stub, creates and deploys a widget. */
+export const setupWidget = async (base, settings = {}, { stub = true } = {}) => {
+  const login = await call(`${base}/api/direct-login`, { body: { email: ADMIN } });
+  const cookie = String(login.headers['set-cookie']?.[0] ?? '').split(';')[0];
+  const agents = JSON.parse((await call(`${base}/api/agents`, { headers: { cookie } })).text).agents;
+  const target = agents[0];
+  const sub = target.subaccountId;
+  if (stub) {
+    const saved = await call(`${base}/api/connect/${sub}/providers/openai`, {
+      method: 'PUT',
+      headers: { cookie },
+      body: { apiKey: 'sk-bench-key' },
+    });
+    if (saved.status !== 200) throw new Error(`Saving the stub key failed: ${saved.text}`);
+    await call(`${base}/api/agents/${target.id}`, {
+      method: 'PATCH',
+      headers: { cookie },
+      body: { provider: 'openai', model: 'stub-small' },
+    });
+  }
+  const created = await call(`${base}/api/connections`, {
+    headers: { cookie },
+    body: { subaccountId: sub, buildId: target.id, type: 'website-widget' },
+  });
+  if (created.status !== 201) throw new Error(`Creating the widget failed: ${created.text}`);
+  const connection = JSON.parse(created.text);
+  if (Object.keys(settings).length) {
+    await call(`${base}/api/connections/${connection.connectionId}`, {
+      method: 'PUT',
+      headers: { cookie },
+      body: { settings },
+    });
+    await call(`${base}/api/connections/${connection.connectionId}/deploy`, { method: 'POST', headers: { cookie } });
+  }
+  return { widgetId: connection.widgetId, connectionId: connection.connectionId, cookie };
+};
+
+const PG_BIN = '/usr/lib/postgresql/15/bin';
+/** A throwaway PostgreSQL cluster (run as the postgres user) when the machine has PostgreSQL 15, else null. */
+export const startPostgres = async (port) => {
+  if (!existsSync(`${PG_BIN}/initdb`) || process.env.BENCH_DB === 'pglite') return null;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-pg-'));
+  spawnSync('chown', ['postgres', dir]);
+  const asPostgres = (args) => spawnSync('runuser', ['-u', 'postgres', '--', ...args], { stdio: 'ignore' });
+  if (asPostgres([`${PG_BIN}/initdb`, '-D', dir, '-U', 'postgres', '--auth=trust']).status !== 0) return null;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off -c synchronous_commit=off -c shared_buffers=256MB`;
+  if (asPostgres([`${PG_BIN}/pg_ctl`, '-D', dir, '-o', options, '-w', 'start']).status !== 0) return null;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      asPostgres([`${PG_BIN}/pg_ctl`, '-D', dir, '-m', 'immediate', 'stop']);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** A throwaway Redis when the machine has redis-server, else null. */
+export const startRedis = async (port) => {
+  if (!existsSync('/usr/bin/redis-server') || process.env.BENCH_REDIS === 'off') return null;
+  const child = spawn(
+    '/usr/bin/redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  await sleep(300);
+  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+};
