@@ -63,7 +63,8 @@ const stub = await startStubModel({
 });
 const stubUrl = stub.url;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
-const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+const server = spawn(process.execPath, [...profile, path.join(root, 'apps/server/dist/main.js')], {
   env: {
     ...process.env,
     PORT: String(PORT),

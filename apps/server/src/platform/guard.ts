@@ -6,6 +6,7 @@ import { type Caller, callerFromSession } from '../features/auth/session';
 import { memberships, subaccounts } from '../features/tenancy/schema';
 import type { Deps } from './deps';
 import { AppError } from './errors';
+import { TtlCache } from './ttl-cache';
 
 /** Finds the sub-account a request is about; undefined means "not found" (answered 404). */
 export type SubaccountResolver = (request: FastifyRequest, deps: Deps) => Promise<string | undefined | null>;
@@ -76,6 +77,26 @@ export const fromCurrentSubaccount = (): SubaccountResolver => async (request, d
   return first[0]?.id;
 };
 
+/**
+ * Memberships found by the guard, kept 2 s: every request of a busy API key or widget checks one.
+ * Only memberships that exist are kept (a new one is seen at once); a role change or removal
+ * publishes on MEMBERSHIPS_CHANNEL, which drops the entry in every process.
+ */
+const memberships2s = new TtlCache<Tenant | null>(2000);
+export const MEMBERSHIPS_CHANNEL = 'memberships';
+const membershipKey = (userId: string, subaccountId: string) => `${userId}:${subaccountId}`;
+
+/** Tells every process that a user's membership of a sub-account changed. */
+export const publishMembershipChange = (deps: Deps, userId: string, subaccountId: string) =>
+  deps.bus.publish(MEMBERSHIPS_CHANNEL, { userId, subaccountId });
+
+const findMembershipCached = (db: Db, userId: string, subaccountId: string): Promise<Tenant | null> =>
+  memberships2s.getOrLoad(
+    membershipKey(userId, subaccountId),
+    () => findMembership(db, userId, subaccountId),
+    (found) => found !== null,
+  );
+
 export const findMembership = async (db: Db, userId: string, subaccountId: string): Promise<Tenant | null> => {
   const rows = await db
     .select({ role: memberships.role, accountId: subaccounts.accountId })
@@ -92,6 +113,11 @@ export const installGuard = (app: FastifyInstance) => {
   app.decorateRequest('caller', null);
   app.decorateRequest('tenant', null);
   app.decorate('guardedRoutes', []);
+  const unsubscribe = app.deps.bus.subscribe(MEMBERSHIPS_CHANNEL, (event) => {
+    const { userId, subaccountId } = event as { userId: string; subaccountId: string };
+    memberships2s.delete(membershipKey(userId, subaccountId));
+  });
+  app.addHook('onClose', async () => unsubscribe());
 
   app.addHook('onRoute', (route) => {
     const url = route.url ?? '';
@@ -121,7 +147,7 @@ export const installGuard = (app: FastifyInstance) => {
     if (request.caller.apiKeySubaccountId && request.caller.apiKeySubaccountId !== subaccountId) {
       throw new AppError('NOT_FOUND', 'Not found');
     }
-    const tenant = await findMembership(app.deps.db, request.caller.userId, subaccountId);
+    const tenant = await findMembershipCached(app.deps.db, request.caller.userId, subaccountId);
     if (!tenant) throw new AppError('NOT_FOUND', 'Not found');
     if (!roleAtLeast(tenant.role, rule.role)) {
       throw new AppError('FORBIDDEN', `This action needs the ${rule.role} role; you are a ${tenant.role}`);

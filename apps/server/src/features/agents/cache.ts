@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { TtlCache } from '../llm/ttl-cache';
+import { TtlCache } from '../../platform/ttl-cache';
 import { type AgentRow, findAgent } from './repo';
 
 /** Agents read on every chat turn, kept for 2 s (writers in this process invalidate at once). */

@@ -6,10 +6,10 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import type { CallerResolver } from '../../platform/guard';
 import { newId, newToken } from '../../platform/ids';
+import { TtlCache } from '../../platform/ttl-cache';
 import { users } from '../auth/schema';
 import type { Caller } from '../auth/session';
 import { hashToken } from '../auth/session';
-import { TtlCache } from '../llm/ttl-cache';
 import { apiKeys } from './schema';
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -65,7 +65,7 @@ export const revokeApiKey = async (db: Db, subaccountId: string, keyId: string) 
 };
 
 /** Resolved keys, kept 5 s: revoking in this process clears them at once, other processes within 5 s. */
-const resolved = new TtlCache<{ caller: Caller; keyId: string; lastUsedAt: number }>(5000);
+const resolved = new TtlCache<{ caller: Caller; keyId: string } | null>(5000);
 
 /** Writes last-used at most once a minute per key, so every request is not a write. */
 const LAST_USED_EVERY_MS = 60_000;
@@ -79,32 +79,37 @@ export const apiKeyCallerResolver: CallerResolver = async (
   if (!header?.startsWith(`Bearer ${API_KEY_PREFIX}`) || header.length > 200) return null;
   const key = header.slice('Bearer '.length).trim();
   const hash = hashToken(key);
-  const hit = resolved.get(hash);
-  if (hit) return hit.caller;
-  const rows = await deps.db
-    .select({ key: apiKeys, email: users.email, name: users.name, image: users.image })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
-    .limit(1);
-  const row = rows[0];
-  if (!row) throw new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked.');
-  if (!row.key.lastUsedAt || Date.now() - row.key.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
-    void deps.db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date() })
-      .where(eq(apiKeys.id, row.key.id))
-      .catch(() => undefined);
-  }
-  const caller: Caller = {
-    userId: row.key.userId,
-    email: row.email,
-    name: row.name,
-    image: row.image,
-    sessionId: null,
-    apiKeyId: row.key.id,
-    apiKeySubaccountId: row.key.subaccountId,
-  };
-  resolved.set(hash, { caller, keyId: row.key.id, lastUsedAt: Date.now() });
-  return caller;
+  const found = await resolved.getOrLoad(
+    hash,
+    async () => {
+      const rows = await deps.db
+        .select({ key: apiKeys, email: users.email, name: users.name, image: users.image })
+        .from(apiKeys)
+        .innerJoin(users, eq(users.id, apiKeys.userId))
+        .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
+        .limit(1);
+      const row = rows[0];
+      if (!row) return null;
+      if (!row.key.lastUsedAt || Date.now() - row.key.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
+        void deps.db
+          .update(apiKeys)
+          .set({ lastUsedAt: new Date() })
+          .where(eq(apiKeys.id, row.key.id))
+          .catch(() => undefined);
+      }
+      const caller: Caller = {
+        userId: row.key.userId,
+        email: row.email,
+        name: row.name,
+        image: row.image,
+        sessionId: null,
+        apiKeyId: row.key.id,
+        apiKeySubaccountId: row.key.subaccountId,
+      };
+      return { caller, keyId: row.key.id };
+    },
+    (value) => value !== null,
+  );
+  if (!found) throw new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked.');
+  return found.caller;
 };

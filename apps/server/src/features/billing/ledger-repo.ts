@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -157,23 +157,45 @@ export interface SpendResult {
   duplicate: boolean;
 }
 
+export interface SpendItem {
+  amount: number;
+  idempotencyKey: string;
+  description?: string;
+}
+
 /**
  * Spends credits across grants in spend order under the account lock (call lockAccount first).
- * strict: refuse with BILLING_INSUFFICIENT_CREDITS when the balance cannot cover the amount;
+ * strict: refuse with BILLING_INSUFFICIENT_CREDITS when the balance cannot cover an amount;
  * otherwise take what is there (metering a call that already ran never drives a grant below zero).
  */
 export const spendCredits = async (
   tx: Tx,
-  input: { accountId: string; amount: number; idempotencyKey: string; strict: boolean; description?: string },
+  input: SpendItem & { accountId: string; strict: boolean },
 ): Promise<SpendResult> => {
-  const wanted = roundCredits(input.amount);
-  if (!(wanted >= 0)) throw new AppError('VALIDATION_ERROR', 'Credits must not be negative', { field: 'credits' });
+  const [result] = await spendMany(tx, { accountId: input.accountId, strict: input.strict, items: [input] });
+  return result as SpendResult;
+};
+
+/**
+ * Spends several amounts of one account in a few statements, in the order given: one ledger entry
+ * per amount (a key already used answers `duplicate` and changes nothing), one update per grant
+ * touched. Answers one result per item.
+ */
+export const spendMany = async (
+  tx: Tx,
+  input: { accountId: string; strict: boolean; items: SpendItem[] },
+): Promise<SpendResult[]> => {
+  for (const item of input.items) {
+    if (!(roundCredits(item.amount) >= 0)) {
+      throw new AppError('VALIDATION_ERROR', 'Credits must not be negative', { field: 'credits' });
+    }
+  }
+  const keys = [...new Set(input.items.map((item) => item.idempotencyKey))];
   const existing = await tx
-    .select({ id: creditEntries.id, amount: creditEntries.amount })
+    .select({ key: creditEntries.idempotencyKey, amount: creditEntries.amount })
     .from(creditEntries)
-    .where(and(eq(creditEntries.accountId, input.accountId), eq(creditEntries.idempotencyKey, input.idempotencyKey)))
-    .limit(1);
-  if (existing[0]) return { charged: -existing[0].amount, duplicate: true };
+    .where(and(eq(creditEntries.accountId, input.accountId), inArray(creditEntries.idempotencyKey, keys)));
+  const charged = new Map(existing.map((row) => [row.key, -row.amount]));
   const grants = await tx
     .select({ id: creditGrants.id, remaining: creditGrants.remaining })
     .from(creditGrants)
@@ -184,37 +206,54 @@ export const spendCredits = async (
       asc(creditGrants.createdAt),
       asc(creditGrants.id),
     );
-  const available = roundCredits(grants.reduce((sum, grant) => sum + grant.remaining, 0));
-  if (input.strict && available < wanted) {
-    throw new AppError('BILLING_INSUFFICIENT_CREDITS', 'Insufficient credits. Please add more to continue.');
+  const taken = new Map<string, number>();
+  const entries: (typeof creditEntries.$inferInsert)[] = [];
+  const allocations: (typeof creditAllocations.$inferInsert)[] = [];
+  const results: SpendResult[] = [];
+  for (const item of input.items) {
+    const done = charged.get(item.idempotencyKey);
+    if (done !== undefined) {
+      results.push({ charged: done, duplicate: true });
+      continue;
+    }
+    const wanted = roundCredits(item.amount);
+    const available = roundCredits(grants.reduce((sum, grant) => sum + grant.remaining, 0));
+    if (input.strict && available < wanted) {
+      throw new AppError('BILLING_INSUFFICIENT_CREDITS', 'Insufficient credits. Please add more to continue.');
+    }
+    const entryId = newId('creditEntry');
+    let left = Math.min(wanted, available);
+    let total = 0;
+    for (const grant of grants) {
+      if (left <= 0) break;
+      const take = roundCredits(Math.min(grant.remaining, left));
+      if (take <= 0) continue;
+      grant.remaining = roundCredits(grant.remaining - take);
+      taken.set(grant.id, roundCredits((taken.get(grant.id) ?? 0) + take));
+      allocations.push({ entryId, grantId: grant.id, amount: take });
+      left = roundCredits(left - take);
+      total = roundCredits(total + take);
+    }
+    entries.push({
+      id: entryId,
+      accountId: input.accountId,
+      kind: 'usage_debit',
+      amount: -total,
+      idempotencyKey: item.idempotencyKey,
+      description: item.description ?? null,
+    });
+    charged.set(item.idempotencyKey, total);
+    results.push({ charged: total, duplicate: false });
   }
-  let left = Math.min(wanted, available);
-  const pieces: { grantId: string; amount: number }[] = [];
-  for (const grant of grants) {
-    if (left <= 0) break;
-    const take = roundCredits(Math.min(grant.remaining, left));
-    if (take <= 0) continue;
-    pieces.push({ grantId: grant.id, amount: take });
-    left = roundCredits(left - take);
-  }
-  const charged = roundCredits(pieces.reduce((sum, piece) => sum + piece.amount, 0));
-  const entryId = newId('creditEntry');
-  await tx.insert(creditEntries).values({
-    id: entryId,
-    accountId: input.accountId,
-    kind: 'usage_debit',
-    amount: -charged,
-    idempotencyKey: input.idempotencyKey,
-    description: input.description ?? null,
-  });
-  for (const piece of pieces) {
+  if (entries.length) await tx.insert(creditEntries).values(entries);
+  if (allocations.length) await tx.insert(creditAllocations).values(allocations);
+  for (const [grantId, amount] of taken) {
     await tx
       .update(creditGrants)
-      .set({ remaining: sql`${creditGrants.remaining} - ${piece.amount}` })
-      .where(eq(creditGrants.id, piece.grantId));
-    await tx.insert(creditAllocations).values({ entryId, grantId: piece.grantId, amount: piece.amount });
+      .set({ remaining: sql`${creditGrants.remaining} - ${amount}` })
+      .where(eq(creditGrants.id, grantId));
   }
-  return { charged, duplicate: false };
+  return results;
 };
 
 /** The balance is the sum of the ledger entries. */

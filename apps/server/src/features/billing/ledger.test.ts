@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgency } from '../tenancy/seed';
-import { debitUsage, ensureCanSpend, getBalance, grantCredits, spendStrict } from './ledger';
+import { debitUsage, debitUsages, ensureCanSpend, getBalance, grantCredits, spendStrict } from './ledger';
 import { sumEntries } from './ledger-repo';
 import { creditGrants, usageLogs } from './schema';
 
@@ -94,6 +94,33 @@ describe('credit ledger', () => {
     expect(grants.find((grant) => grant.kind === 'plan')?.remaining).toBe(0);
     expect(grants.find((grant) => grant.kind === 'bonus')?.remaining).toBe(30);
     expect(await sumEntries(t.deps.db, accountId)).toBe(30);
+  });
+
+  it('meters a batch in one go: across grants, once per key, the repeat of a key ignored', async () => {
+    const { accountId, subaccountIds } = await newAccount();
+    await grantCredits(t.deps, { accountId, kind: 'bonus', credits: 20, sourceKey: 'bonus-batch' });
+    const usage = (key: string, credits: number) => ({
+      accountId,
+      subaccountId: subaccountIds[0] ?? null,
+      model: 'offline-1',
+      inputTokens: 10,
+      outputTokens: 5,
+      credits,
+      idempotencyKey: key,
+      source: 'test',
+    });
+    await debitUsages(t.deps, [usage('b1', 60), usage('b2', 50), usage('b1', 60), usage('b3', 20)]);
+    await debitUsages(t.deps, [usage('b2', 50), usage('b4', 1)]);
+    const logs = await t.deps.db.select().from(usageLogs).where(eq(usageLogs.accountId, accountId));
+    expect(logs.map((log) => [log.idempotencyKey, log.credits, log.charged]).sort()).toEqual([
+      ['b1', 60, 60],
+      ['b2', 50, 50],
+      ['b3', 20, 10],
+      ['b4', 1, 0],
+    ]);
+    const grants = await t.deps.db.select().from(creditGrants).where(eq(creditGrants.accountId, accountId));
+    expect(grants.map((grant) => grant.remaining)).toEqual([0, 0]);
+    expect(await sumEntries(t.deps.db, accountId)).toBe(0);
   });
 
   it('database refuses a grant remaining below zero', async () => {

@@ -6,7 +6,15 @@ import { eq, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { addGrant, type GrantKind, lockAccount, roundCredits, spendCredits, sumEntries } from './ledger-repo';
+import {
+  addGrant,
+  type GrantKind,
+  lockAccount,
+  roundCredits,
+  spendCredits,
+  spendMany,
+  sumEntries,
+} from './ledger-repo';
 import { creditGrants, usageLogs } from './schema';
 
 const insufficient = () =>
@@ -32,13 +40,21 @@ const spendable = async (deps: Deps, accountId: string): Promise<number | null> 
   return row && Number(row.grants) > 0 ? roundCredits(Number(row.available)) : null;
 };
 
+/** The credits that can be spent now, in one read without the account lock. */
+export const spendableBalance = async (deps: Deps, accountId: string): Promise<number> =>
+  (await spendable(deps, accountId)) ?? (await getBalance(deps, accountId));
+
+/** Throws BILLING_INSUFFICIENT_CREDITS (402) when `balance` cannot cover the estimate. */
+export const assertCovers = (balance: number, estimatedCredits: number): void => {
+  if (balance <= 0 || balance < roundCredits(Math.max(0, estimatedCredits))) throw insufficient();
+};
+
 /**
  * Throws BILLING_INSUFFICIENT_CREDITS (402) when the balance cannot cover the estimate. A read
- * without the account lock (it runs before every model call); the debit itself is exact.
+ * without the account lock (it runs before a model call); the debit itself is exact.
  */
 export async function ensureCanSpend(deps: Deps, accountId: string, estimatedCredits: number): Promise<void> {
-  const balance = (await spendable(deps, accountId)) ?? (await getBalance(deps, accountId));
-  if (balance <= 0 || balance < roundCredits(Math.max(0, estimatedCredits))) throw insufficient();
+  assertCovers(await spendableBalance(deps, accountId), estimatedCredits);
 }
 
 export interface UsageInput {
@@ -52,35 +68,48 @@ export interface UsageInput {
   source: string;
 }
 
+/** Meters one model call; see debitUsages. */
+export const debitUsage = (deps: Deps, usage: UsageInput): Promise<void> => debitUsages(deps, [usage]);
+
 /**
- * Meters one model call in one transaction: the usage log row and the ledger debit. Idempotent by
- * (accountId, idempotencyKey). The call already ran, so the debit takes what the balance holds and
- * never drives it below zero; the log keeps the full cost.
+ * Meters model calls of one account in one transaction: a usage log row and a ledger debit each.
+ * Idempotent by (accountId, idempotencyKey). The calls already ran, so a debit takes what the
+ * balance holds and never drives it below zero; the log keeps the full cost.
  */
-export async function debitUsage(deps: Deps, usage: UsageInput): Promise<void> {
-  const credits = roundCredits(Math.max(0, usage.credits));
+export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<void> {
+  const accountId = usages[0]?.accountId;
+  if (!accountId) return;
+  if (usages.some((usage) => usage.accountId !== accountId)) throw new Error('debitUsages takes one account');
   await deps.db.transaction(async (tx) => {
-    await lockAccount(tx, usage.accountId, deps.env.FREE_PLAN_CREDITS);
-    const result = await spendCredits(tx, {
-      accountId: usage.accountId,
-      amount: credits,
-      idempotencyKey: `usage:${usage.idempotencyKey}`,
+    await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
+    const results = await spendMany(tx, {
+      accountId,
       strict: false,
-      description: `${usage.source} · ${usage.model}`,
+      items: usages.map((usage) => ({
+        amount: Math.max(0, usage.credits),
+        idempotencyKey: `usage:${usage.idempotencyKey}`,
+        description: `${usage.source} · ${usage.model}`,
+      })),
     });
-    if (result.duplicate) return;
-    await tx.insert(usageLogs).values({
-      id: newId('usageLog'),
-      accountId: usage.accountId,
-      subaccountId: usage.subaccountId,
-      model: usage.model || 'unknown',
-      inputTokens: Math.max(0, Math.round(usage.inputTokens)),
-      outputTokens: Math.max(0, Math.round(usage.outputTokens)),
-      credits,
-      charged: result.charged,
-      source: usage.source,
-      idempotencyKey: usage.idempotencyKey,
+    const logs = usages.flatMap((usage, index) => {
+      const result = results[index];
+      if (!result || result.duplicate) return [];
+      return [
+        {
+          id: newId('usageLog'),
+          accountId,
+          subaccountId: usage.subaccountId,
+          model: usage.model || 'unknown',
+          inputTokens: Math.max(0, Math.round(usage.inputTokens)),
+          outputTokens: Math.max(0, Math.round(usage.outputTokens)),
+          credits: roundCredits(Math.max(0, usage.credits)),
+          charged: result.charged,
+          source: usage.source,
+          idempotencyKey: usage.idempotencyKey,
+        },
+      ];
     });
+    if (logs.length) await tx.insert(usageLogs).values(logs);
   });
 }
 

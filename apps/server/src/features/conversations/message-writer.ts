@@ -1,23 +1,29 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { GroupCommit } from '../../platform/group-commit';
 import { messages, threads } from './schema';
 
 /**
- * Group commit for chat messages: messages stored at the same moment (many conversations at once)
- * are written in one transaction, one multi-row insert and one thread update, instead of a
- * transaction each. Every caller still waits until its own row is committed. When a batch fails,
- * its rows are retried one by one so one bad row fails only its own caller.
+ * Chat messages are stored by group commit: messages stored at the same moment (many conversations
+ * at once) are written in one transaction, one multi-row insert and one thread update, instead of
+ * a transaction each. Every caller still waits until its own row is committed.
  */
 
-type NewMessage = typeof messages.$inferInsert & { id: string; createdAt: Date; threadId: string; content: string };
-type Pending = { row: NewMessage; resolve: () => void; reject: (error: unknown) => void };
-type State = { queue: Pending[]; running: boolean };
-
-const states = new WeakMap<Db, State>();
+type NewThread = typeof threads.$inferInsert;
+type NewMessage = typeof messages.$inferInsert & {
+  id: string;
+  createdAt: Date;
+  threadId: string;
+  content: string;
+  /** The thread to create first, for the first message of a new conversation. */
+  newThread?: NewThread;
+};
 
 const writeBatch = async (db: Db, rows: NewMessage[]) => {
   await db.transaction(async (tx) => {
-    await tx.insert(messages).values(rows);
+    const newThreads = rows.flatMap((row) => (row.newThread ? [row.newThread] : []));
+    if (newThreads.length) await tx.insert(threads).values(newThreads);
+    await tx.insert(messages).values(rows.map(({ newThread: _, ...row }) => row));
     const perThread = new Map<string, { last: NewMessage; count: number }>();
     for (const row of rows) {
       const entry = perThread.get(row.threadId);
@@ -52,48 +58,14 @@ const writeBatch = async (db: Db, rows: NewMessage[]) => {
   });
 };
 
-const drain = async (db: Db, state: State) => {
-  state.running = true;
-  try {
-    while (state.queue.length) {
-      const batch = state.queue;
-      state.queue = [];
-      try {
-        await writeBatch(
-          db,
-          batch.map((item) => item.row),
-        );
-        for (const item of batch) item.resolve();
-      } catch (error) {
-        if (batch.length === 1) {
-          batch[0]?.reject(error);
-          continue;
-        }
-        for (const item of batch) {
-          try {
-            await writeBatch(db, [item.row]);
-            item.resolve();
-          } catch (single) {
-            item.reject(single);
-          }
-        }
-      }
-    }
-  } finally {
-    state.running = false;
-  }
-};
+const writers = new WeakMap<Db, GroupCommit<NewMessage>>();
 
 /** Resolves once the message row is committed (with its thread's summary). */
 export const writeMessage = (db: Db, row: NewMessage): Promise<void> => {
-  let state = states.get(db);
-  if (!state) {
-    state = { queue: [], running: false };
-    states.set(db, state);
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = new GroupCommit((rows) => writeBatch(db, rows));
+    writers.set(db, writer);
   }
-  const current = state;
-  return new Promise<void>((resolve, reject) => {
-    current.queue.push({ row, resolve, reject });
-    if (!current.running) void drain(db, current);
-  });
+  return writer.add(row);
 };

@@ -7,7 +7,7 @@ import { buildAgentTools } from '../agents/tools';
 import { retrieveKnowledge } from '../knowledge/retrieve';
 import { runModel } from '../llm/gateway';
 import { composeSystemPrompt } from '../llm/prompt-format';
-import { createThread, findThreadForReply, recentMessages, storeMessage } from './repo';
+import { findThreadForReply, recentMessages, storeMessage } from './repo';
 
 /**
  * An agent's reply on any channel: stores the thread and the user message first,
@@ -62,24 +62,21 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
   // An unknown or foreign thread id starts a new conversation (THREAD_INVALID's advice).
   const known = existing && existing.agentId === agent.id ? existing : null;
   const thread = known ?? { id: newId('thread'), handledByUserId: null };
-  const storingUser = (async () => {
-    if (!known) {
-      await createThread(deps.db, {
-        id: thread.id,
-        subaccountId: input.subaccountId,
-        agentId: agent.id,
-        channel: input.channel,
-        channelRef: input.channelRef,
-        contactIdentifier: input.contactIdentifier,
-      });
-    }
-    return storeMessage(deps, {
-      subaccountId: input.subaccountId,
-      threadId: thread.id,
-      role: 'user',
-      content: message,
-    });
-  })();
+  const storingUser = storeMessage(deps, {
+    subaccountId: input.subaccountId,
+    threadId: thread.id,
+    role: 'user',
+    content: message,
+    newThread: known
+      ? undefined
+      : {
+          subaccountId: input.subaccountId,
+          agentId: agent.id,
+          channel: input.channel,
+          channelRef: input.channelRef,
+          contactIdentifier: input.contactIdentifier,
+        },
+  });
   storingUser.catch(() => undefined);
 
   if (thread.handledByUserId) {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { TtlCache } from '../llm/ttl-cache';
+import { TtlCache } from '../../platform/ttl-cache';
 import { writeMessage } from './message-writer';
 import { type MessageSource, type MessageToolCall, messages, threads } from './schema';
 
@@ -101,28 +101,26 @@ export const recentMessages = async (db: Db, threadId: string, limit: number): P
   return rows.reverse();
 };
 
-export const createThread = async (
-  db: Db,
-  input: {
-    id?: string;
-    subaccountId: string;
-    agentId: string;
-    channel: TChannel;
-    channelRef?: string | null;
-    contactIdentifier?: string | null;
-  },
-): Promise<ThreadRow> => {
-  const rows = await db
-    .insert(threads)
-    .values({
-      id: input.id ?? newId('thread'),
-      subaccountId: input.subaccountId,
-      agentId: input.agentId,
-      channel: input.channel,
-      channelRef: input.channelRef ?? null,
-      contactIdentifier: input.contactIdentifier ?? null,
-    })
-    .returning();
+export interface NewThreadInput {
+  id?: string;
+  subaccountId: string;
+  agentId: string;
+  channel: TChannel;
+  channelRef?: string | null;
+  contactIdentifier?: string | null;
+}
+
+const newThreadRow = (input: NewThreadInput) => ({
+  id: input.id ?? newId('thread'),
+  subaccountId: input.subaccountId,
+  agentId: input.agentId,
+  channel: input.channel,
+  channelRef: input.channelRef ?? null,
+  contactIdentifier: input.contactIdentifier ?? null,
+});
+
+export const createThread = async (db: Db, input: NewThreadInput): Promise<ThreadRow> => {
+  const rows = await db.insert(threads).values(newThreadRow(input)).returning();
   const thread = rows[0];
   if (!thread) throw new AppError('THREAD_CREATION_FAILED', 'The conversation could not be started.');
   return thread;
@@ -149,6 +147,8 @@ export const storeMessage = async (
     model?: string | null;
     offline?: boolean;
     userId?: string | null;
+    /** Starts the thread with this message (one write for a new conversation's first message). */
+    newThread?: NewThreadInput;
   },
 ): Promise<MessageRow> => {
   const row: MessageRow = {
@@ -164,7 +164,10 @@ export const storeMessage = async (
     userId: input.userId ?? null,
     createdAt: nextMessageTime(),
   };
-  await writeMessage(deps.db, row);
+  await writeMessage(deps.db, {
+    ...row,
+    ...(input.newThread ? { newThread: newThreadRow({ ...input.newThread, id: input.threadId }) } : {}),
+  });
   const payload = {
     threadId: input.threadId,
     message: {
@@ -221,14 +224,26 @@ export const setThreadHandler = async (
  * Who handles a thread, read on every turn: kept 2 s (a takeover in this process is seen at once,
  * in another process within 2 s).
  */
-const handlerCache = new TtlCache<{ agentId: string; handledByUserId: string | null; subaccountId: string }>(2000);
+const handlerCache = new TtlCache<{ agentId: string; handledByUserId: string | null; subaccountId: string } | null>(
+  2000,
+);
 
 export const findThreadForReply = async (db: Db, subaccountId: string, threadId: string) => {
-  const hit = handlerCache.get(threadId);
-  if (hit) return hit.subaccountId === subaccountId ? { id: threadId, ...hit } : null;
-  const row = await findThread(db, subaccountId, threadId);
-  if (!row) return null;
-  const value = { agentId: row.agentId, handledByUserId: row.handledByUserId, subaccountId: row.subaccountId };
-  handlerCache.set(threadId, value);
-  return { id: threadId, ...value };
+  const found = await handlerCache.getOrLoad(
+    threadId,
+    async () => {
+      const row = await db
+        .select({
+          agentId: threads.agentId,
+          handledByUserId: threads.handledByUserId,
+          subaccountId: threads.subaccountId,
+        })
+        .from(threads)
+        .where(eq(threads.id, threadId))
+        .limit(1);
+      return row[0] ?? null;
+    },
+    (value) => value !== null,
+  );
+  return found && found.subaccountId === subaccountId ? { id: threadId, ...found } : null;
 };

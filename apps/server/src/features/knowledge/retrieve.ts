@@ -1,7 +1,7 @@
 import { bm25 } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { TtlCache } from '../llm/ttl-cache';
+import { TtlCache } from '../../platform/ttl-cache';
 import { knowledgeChunks, knowledgeDocuments } from './schema';
 
 type ChunkRow = { documentId: string; content: string; terms: Record<string, number>; length: number; name: string };

@@ -1,16 +1,33 @@
 import type { Deps } from '../../platform/deps';
-import { debitUsage, ensureCanSpend, getBalance, type UsageInput } from '../billing/ledger';
+import { GroupCommit } from '../../platform/group-commit';
+import { assertCovers, debitUsages, spendableBalance, type UsageInput } from '../billing/ledger';
 
 /**
  * The gateway's side of the credit ledger. The check before a call asks the ledger
- * (ensureCanSpend) and keeps the balance it saw for 2 s, less what this process spent since, so a
- * busy conversation does not run a ledger transaction per turn. Metering of chat replies can be
- * deferred off the reply's path; it is idempotent by key and awaited by flushMetering().
+ * (spendableBalance) and keeps the balance it saw for 2 s, less what this process spent since, so a
+ * busy conversation does not run a ledger read per turn. Metering is written off the caller's
+ * path in batches; it is idempotent by key and awaited by flushMetering().
  */
 
 const SNAPSHOT_MS = 2000;
 const snapshots = new Map<string, { balance: number; at: number; spent: number }>();
-const pending = new Set<Promise<void>>();
+
+const refreshing = new Map<string, Promise<number>>();
+
+/** The balance read again, once for every call that finds the snapshot stale meanwhile. */
+const refreshSnapshot = (deps: Deps, accountId: string): Promise<number> => {
+  let running = refreshing.get(accountId);
+  if (!running) {
+    running = spendableBalance(deps, accountId)
+      .then((balance) => {
+        snapshots.set(accountId, { balance, at: Date.now(), spent: 0 });
+        return balance;
+      })
+      .finally(() => refreshing.delete(accountId));
+    refreshing.set(accountId, running);
+  }
+  return running;
+};
 
 export const checkCredits = async (deps: Deps, accountId: string, estimate: number): Promise<void> => {
   const snapshot = snapshots.get(accountId);
@@ -19,24 +36,39 @@ export const checkCredits = async (deps: Deps, accountId: string, estimate: numb
     if (left > 0 && left >= estimate) return;
   }
   snapshots.delete(accountId);
-  await ensureCanSpend(deps, accountId, estimate);
-  const balance = await getBalance(deps, accountId);
-  snapshots.set(accountId, { balance, at: Date.now(), spent: 0 });
+  assertCovers(await refreshSnapshot(deps, accountId), estimate);
 };
 
-export const meter = (deps: Deps, usage: UsageInput, options: { defer?: boolean } = {}): Promise<void> => {
+const writers = new WeakMap<Deps['db'], GroupCommit<UsageInput>>();
+const active = new Set<GroupCommit<UsageInput>>();
+/** How long metering gathers model calls before writing them. */
+const METERING_WINDOW_MS = 100;
+
+/** Debits a batch: one ledger transaction per account. */
+const writeUsages = (deps: Deps) => async (usages: UsageInput[]) => {
+  const byAccount = new Map<string, UsageInput[]>();
+  for (const usage of usages) byAccount.set(usage.accountId, [...(byAccount.get(usage.accountId) ?? []), usage]);
+  for (const batch of byAccount.values()) await debitUsages(deps, batch);
+};
+
+/**
+ * Debits a model call off the caller's path: the calls of 100 ms share one ledger transaction per
+ * account (group commit), exactly once by idempotency key. A failure is logged; flushMetering()
+ * waits for the writes.
+ */
+export const meter = (deps: Deps, usage: UsageInput): void => {
   const snapshot = snapshots.get(usage.accountId);
   if (snapshot) snapshot.spent += usage.credits;
-  const work = debitUsage(deps, usage);
-  if (!options.defer) return work;
-  const tracked = work
-    .catch((error) => deps.log.error({ err: error, usage }, 'metering a model call failed'))
-    .finally(() => pending.delete(tracked));
-  pending.add(tracked);
-  return Promise.resolve();
+  let writer = writers.get(deps.db);
+  if (!writer) {
+    writer = new GroupCommit(writeUsages(deps), { delayMs: METERING_WINDOW_MS });
+    writers.set(deps.db, writer);
+    active.add(writer);
+  }
+  writer.add(usage).catch((error) => deps.log.error({ err: error, usage }, 'metering a model call failed'));
 };
 
-/** Waits for deferred metering (tests, shutdown). */
+/** Waits for the metering of every call made so far (tests, shutdown). */
 export const flushMetering = async (): Promise<void> => {
-  await Promise.allSettled([...pending]);
+  await Promise.allSettled([...active].map((writer) => writer.flush()));
 };

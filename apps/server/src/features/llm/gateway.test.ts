@@ -10,6 +10,7 @@ import { usageLogs } from '../billing/schema';
 import { replyAsAgent } from '../conversations/reply';
 import { providerKeys } from '../providers/schema';
 import { seedAgency } from '../tenancy/seed';
+import { flushMetering } from './credits';
 import { runModel } from './gateway';
 import { type OpenAiStub, startOpenAiStub } from './openai-stub';
 
@@ -110,6 +111,7 @@ describe('LLM gateway against a local OpenAI-compatible stub', () => {
     });
     expect(result).toMatchObject({ text: 'Stub reply to: ping', offline: false, model: 'stub-small' });
     expect(result.usage).toMatchObject({ inputTokens: 12, outputTokens: 6 });
+    await flushMetering();
     const logs = await t.deps.db.select().from(usageLogs).where(eq(usageLogs.accountId, accountId));
     expect(logs.some((log) => log.model === 'stub-small' && log.inputTokens === 12 && log.outputTokens === 6)).toBe(
       true,

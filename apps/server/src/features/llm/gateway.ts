@@ -54,8 +54,6 @@ export interface RunModelInput {
   tools?: ToolSet;
   maxSteps?: number;
   settings?: ModelSettings;
-  /** Debit the ledger after returning (chat replies); still exactly once, by idempotency key. */
-  deferMetering?: boolean;
 }
 
 export interface RunModelResult {
@@ -160,20 +158,16 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
   if (!inputTokens) inputTokens = estimateTokens(promptText);
   if (!outputTokens) outputTokens = estimateTokens(text);
   const credits = creditsForUsage(resolved.modelId, inputTokens, outputTokens);
-  await meter(
-    deps,
-    {
-      accountId: input.accountId,
-      subaccountId: input.subaccountId ?? null,
-      model: resolved.modelId,
-      inputTokens,
-      outputTokens,
-      credits,
-      idempotencyKey: input.idempotencyKey ?? `llm:${newToken(12)}`,
-      source: input.source,
-    },
-    { defer: input.deferMetering },
-  );
+  meter(deps, {
+    accountId: input.accountId,
+    subaccountId: input.subaccountId ?? null,
+    model: resolved.modelId,
+    inputTokens,
+    outputTokens,
+    credits,
+    idempotencyKey: input.idempotencyKey ?? `llm:${newToken(12)}`,
+    source: input.source,
+  });
   return {
     text,
     ...(input.schema ? { object } : {}),

@@ -5,9 +5,9 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { OFFLINE_MODEL_ID, type TProviderId } from '@switchboard/core';
 import { decryptSecret } from '../../platform/crypto';
 import type { Deps } from '../../platform/deps';
+import { TtlCache } from '../../platform/ttl-cache';
 import { findProviderKey, type ProviderKeyRow } from '../providers/repo';
 import { createOfflineModel } from './offline-model';
-import { TtlCache } from './ttl-cache';
 
 /** Provider keys of accounts, kept 10 s (saving or removing a key in this process invalidates). */
 const keyRows = new TtlCache<{ row: ProviderKeyRow | null; apiKey: string }>(10_000);

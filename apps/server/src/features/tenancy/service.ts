@@ -2,6 +2,7 @@ import type { TInviteMemberRequest, TRole } from '@switchboard/core';
 import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
+import { publishMembershipChange } from '../../platform/guard';
 import { newId } from '../../platform/ids';
 import { inviteMail, type Mailer } from '../auth/mailer';
 import { users } from '../auth/schema';
@@ -76,6 +77,7 @@ export const changeRole = async (deps: Deps, subaccountId: string, userId: strin
       .set({ role })
       .where(and(eq(memberships.subaccountId, subaccountId), eq(memberships.userId, userId)));
   });
+  await publishMembershipChange(deps, userId, subaccountId);
   return repo.listMembers(deps.db, subaccountId);
 };
 
@@ -99,6 +101,7 @@ export const removeMember = async (deps: Deps, subaccountId: string, userId: str
     }
     await tx.delete(memberships).where(and(eq(memberships.subaccountId, subaccountId), eq(memberships.userId, userId)));
   });
+  await publishMembershipChange(deps, userId, subaccountId);
   return repo.listMembers(deps.db, subaccountId);
 };
 

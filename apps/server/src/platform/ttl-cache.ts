@@ -5,6 +5,7 @@
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
+  private readonly loading = new Map<string, Promise<V>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -29,23 +30,40 @@ export class TtlCache<V> {
     this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
   }
 
-  async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+  /**
+   * The cached value, else one load shared by every caller that misses meanwhile (a burst of
+   * requests after expiry runs one query, not one each). `keep` says whether to cache the loaded
+   * value; a value deleted while it was loading is not cached.
+   */
+  getOrLoad(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     const hit = this.get(key);
-    if (hit !== undefined) return hit;
-    const value = await load();
-    this.set(key, value);
-    return value;
+    if (hit !== undefined) return Promise.resolve(hit);
+    const running = this.loading.get(key);
+    if (running) return running;
+    const promise: Promise<V> = load()
+      .then((value) => {
+        if (this.loading.get(key) === promise && keep(value)) this.set(key, value);
+        return value;
+      })
+      .finally(() => {
+        if (this.loading.get(key) === promise) this.loading.delete(key);
+      });
+    this.loading.set(key, promise);
+    return promise;
   }
 
   delete(key: string): void {
     this.entries.delete(key);
+    this.loading.delete(key);
   }
 
   deleteWhere(match: (key: string) => boolean): void {
     for (const key of this.entries.keys()) if (match(key)) this.entries.delete(key);
+    for (const key of this.loading.keys()) if (match(key)) this.loading.delete(key);
   }
 
   clear(): void {
     this.entries.clear();
+    this.loading.clear();
   }
 }

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from './group-commit';
+
+describe('group commit', () => {
+  it('writes the items added together in one batch, and later ones in the next', async () => {
+    const batches: number[][] = [];
+    const writer = new GroupCommit<number>(async (items) => {
+      batches.push(items);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    });
+    await Promise.all([1, 2, 3].map((n) => writer.add(n)));
+    await Promise.all([4, 5].map((n) => writer.add(n)));
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+  });
+
+  it('gathers items that arrive while a batch is being written', async () => {
+    const batches: number[][] = [];
+    const writer = new GroupCommit<number>(async (items) => {
+      batches.push(items);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    const first = writer.add(1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await Promise.all([first, writer.add(2), writer.add(3)]);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
+
+  it('fails only the item that cannot be written', async () => {
+    const written: string[] = [];
+    const writer = new GroupCommit<string>(async (items) => {
+      if (items.includes('bad')) throw new Error('refused');
+      written.push(...items);
+    });
+    const results = await Promise.allSettled(['a', 'bad', 'b'].map((item) => writer.add(item)));
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(written).toEqual(['a', 'b']);
+  });
+
+  it('waits the delay before writing, and flush writes at once', async () => {
+    const batches: number[][] = [];
+    const writer = new GroupCommit<number>(
+      async (items) => {
+        batches.push(items);
+      },
+      { delayMs: 10_000 },
+    );
+    const added = writer.add(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(batches).toEqual([]);
+    await writer.flush();
+    await added;
+    expect(batches).toEqual([[1]]);
+  });
+});
