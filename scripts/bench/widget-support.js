@@ -108,7 +108,8 @@ export const freePort = () =>
 export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, processes = 1 }) => {
   const entry =
     processes > 1 ? path.join(root, 'scripts/bench/widget-cluster.js') : path.join(root, 'apps/server/dist/main.js');
-  const child = spawn(process.execPath, [entry], {
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, entry], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -62,7 +62,15 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
   // An unknown or foreign thread id starts a new conversation (THREAD_INVALID's advice).
   const known = existing && existing.agentId === agent.id ? existing : null;
   const thread = known ?? { id: newId('thread'), handledByUserId: null };
+  // The stored history of a known thread is read while the new message is being stored, without it.
+  const userMessageId = newId('message');
+  const earlier =
+    known && !input.history?.length && !known.handledByUserId
+      ? recentMessages(deps.db, thread.id, HISTORY_LIMIT)
+      : Promise.resolve([]);
+  earlier.catch(() => undefined);
   const storingUser = storeMessage(deps, {
+    id: userMessageId,
     subaccountId: input.subaccountId,
     threadId: thread.id,
     role: 'user',
@@ -99,9 +107,9 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
     const last = history[history.length - 1];
     if (last?.role !== 'user' || last.content.trim() !== message) history.push({ role: 'user', content: message });
   } else {
-    await storingUser;
-    const rows = await recentMessages(deps.db, thread.id, HISTORY_LIMIT);
+    const rows = (await earlier).filter((row) => row.id !== userMessageId).slice(-(HISTORY_LIMIT - 1));
     history = rows.map((row) => ({ role: row.role === 'user' ? 'user' : 'assistant', content: row.content }));
+    history.push({ role: 'user', content: message });
   }
 
   const sources = retrieved.map((item) => ({

@@ -149,10 +149,12 @@ export const storeMessage = async (
     userId?: string | null;
     /** Starts the thread with this message (one write for a new conversation's first message). */
     newThread?: NewThreadInput;
+    /** The message id, when the caller needs it before the message is stored. */
+    id?: string;
   },
 ): Promise<MessageRow> => {
   const row: MessageRow = {
-    id: newId('message'),
+    id: input.id ?? newId('message'),
     threadId: input.threadId,
     subaccountId: input.subaccountId,
     role: input.role,
