@@ -145,6 +145,11 @@ export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, proce
     }
     await sleep(100);
   }
+  // Keep-alive connections stay with the process that took them: measure once every process listens.
+  for (let i = 0; processes > 1 && !existsSync(path.join(dataDir, 'cluster.ready')); i += 1) {
+    if (i > 600) throw new Error('Not every server process started');
+    await sleep(100);
+  }
   return { base, driver, stop: () => child.kill('SIGTERM') };
 };
 

@@ -35,7 +35,11 @@ export const createDeps = async (env: Env, options: RuntimeOptions = {}): Promis
       dataDir: path.join(env.DATA_DIR, 'pglite'),
     },
   );
-  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+  // Auto-pipelining sends the commands of one event loop turn (limits, events of many requests)
+  // in one write.
+  const redis = env.REDIS_URL
+    ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false, enableAutoPipelining: true })
+    : null;
   redis?.on('error', (err) => log.warn({ err }, 'redis error'));
   const bus = redis ? createRedisBus(redis) : createLocalBus();
   return {

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { bulkInsert } from '../../db/bulk-insert';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -207,8 +208,15 @@ export const spendMany = async (
       asc(creditGrants.id),
     );
   const taken = new Map<string, number>();
-  const entries: (typeof creditEntries.$inferInsert)[] = [];
-  const allocations: (typeof creditAllocations.$inferInsert)[] = [];
+  const entries: {
+    id: string;
+    accountId: string;
+    kind: 'usage_debit';
+    amount: number;
+    idempotencyKey: string;
+    description: string | null;
+  }[] = [];
+  const allocations: { entryId: string; grantId: string; amount: number }[] = [];
   const results: SpendResult[] = [];
   for (const item of input.items) {
     const done = charged.get(item.idempotencyKey);
@@ -245,8 +253,29 @@ export const spendMany = async (
     charged.set(item.idempotencyKey, total);
     results.push({ charged: total, duplicate: false });
   }
-  if (entries.length) await tx.insert(creditEntries).values(entries);
-  if (allocations.length) await tx.insert(creditAllocations).values(allocations);
+  await bulkInsert(
+    tx,
+    creditEntries,
+    {
+      id: ['text', (entry) => entry.id],
+      account_id: ['text', (entry) => entry.accountId],
+      kind: ['text', (entry) => entry.kind],
+      amount: ['numeric', (entry) => entry.amount],
+      idempotency_key: ['text', (entry) => entry.idempotencyKey],
+      description: ['text', (entry) => entry.description],
+    },
+    entries,
+  );
+  await bulkInsert(
+    tx,
+    creditAllocations,
+    {
+      entry_id: ['text', (allocation) => allocation.entryId],
+      grant_id: ['text', (allocation) => allocation.grantId],
+      amount: ['numeric', (allocation) => allocation.amount],
+    },
+    allocations,
+  );
   for (const [grantId, amount] of taken) {
     await tx
       .update(creditGrants)

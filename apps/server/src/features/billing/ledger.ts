@@ -3,6 +3,7 @@
  * after. Every movement is an append-only entry; the balance is their sum.
  */
 import { eq, sql } from 'drizzle-orm';
+import { bulkInsert } from '../../db/bulk-insert';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -93,23 +94,25 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
     });
     const logs = usages.flatMap((usage, index) => {
       const result = results[index];
-      if (!result || result.duplicate) return [];
-      return [
-        {
-          id: newId('usageLog'),
-          accountId,
-          subaccountId: usage.subaccountId,
-          model: usage.model || 'unknown',
-          inputTokens: Math.max(0, Math.round(usage.inputTokens)),
-          outputTokens: Math.max(0, Math.round(usage.outputTokens)),
-          credits: roundCredits(Math.max(0, usage.credits)),
-          charged: result.charged,
-          source: usage.source,
-          idempotencyKey: usage.idempotencyKey,
-        },
-      ];
+      return result && !result.duplicate ? [{ usage, charged: result.charged }] : [];
     });
-    if (logs.length) await tx.insert(usageLogs).values(logs);
+    await bulkInsert(
+      tx,
+      usageLogs,
+      {
+        id: ['text', () => newId('usageLog')],
+        account_id: ['text', () => accountId],
+        subaccount_id: ['text', ({ usage }) => usage.subaccountId],
+        model: ['text', ({ usage }) => usage.model || 'unknown'],
+        input_tokens: ['int', ({ usage }) => Math.max(0, Math.round(usage.inputTokens))],
+        output_tokens: ['int', ({ usage }) => Math.max(0, Math.round(usage.outputTokens))],
+        credits: ['numeric', ({ usage }) => roundCredits(Math.max(0, usage.credits))],
+        charged: ['numeric', ({ charged }) => charged],
+        source: ['text', ({ usage }) => usage.source],
+        idempotency_key: ['text', ({ usage }) => usage.idempotencyKey],
+      },
+      logs,
+    );
   });
 }
 

@@ -8,6 +8,7 @@ import type { Deps } from '../../platform/deps';
 import { TtlCache } from '../../platform/ttl-cache';
 import { findProviderKey, type ProviderKeyRow } from '../providers/repo';
 import { createOfflineModel } from './offline-model';
+import { providerFetch } from './provider-fetch';
 
 /** Provider keys of accounts, kept 10 s (saving or removing a key in this process invalidates). */
 const keyRows = new TtlCache<{ row: ProviderKeyRow | null; apiKey: string }>(10_000);
@@ -36,15 +37,24 @@ export const providerModel = (
   const { apiKey } = credentials;
   switch (provider) {
     case 'openai':
-      return createOpenAI({ apiKey, baseURL: credentials.baseUrl ?? deps.env.OPENAI_BASE_URL }).chat(model);
+      return createOpenAI({
+        apiKey,
+        baseURL: credentials.baseUrl ?? deps.env.OPENAI_BASE_URL,
+        fetch: providerFetch,
+      }).chat(model);
     case 'anthropic':
-      return createAnthropic({ apiKey, baseURL: credentials.baseUrl ?? deps.env.ANTHROPIC_BASE_URL })(model);
+      return createAnthropic({
+        apiKey,
+        baseURL: credentials.baseUrl ?? deps.env.ANTHROPIC_BASE_URL,
+        fetch: providerFetch,
+      })(model);
     case 'openrouter':
       return createOpenAICompatible({
         name: 'openrouter',
         apiKey,
         baseURL: credentials.baseUrl ?? deps.env.OPENROUTER_BASE_URL,
         includeUsage: true,
+        fetch: providerFetch,
       }).chatModel(model);
     case 'compatible':
       return createOpenAICompatible({
@@ -53,6 +63,7 @@ export const providerModel = (
         baseURL: credentials.baseUrl ?? '',
         includeUsage: true,
         supportsStructuredOutputs: false,
+        fetch: providerFetch,
       }).chatModel(model);
   }
 };

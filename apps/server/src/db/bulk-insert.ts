@@ -1,0 +1,31 @@
+import { sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Db, Tx } from './client';
+
+/** One column's values as a single array parameter, for unnest(). */
+export const arrayParam = <T>(rows: readonly T[], value: (row: T) => unknown) => sql.param(rows.map(value));
+
+/** A column of a bulk insert: its SQL type and how to read its value from a row (Dates as ISO text). */
+export type BulkColumn<T> = readonly [sqlType: string, value: (row: T) => string | number | boolean | null];
+
+/**
+ * Inserts many rows in one statement with one array parameter per column
+ * (INSERT ... SELECT FROM unnest(...)). The statement's text, and the cost of building it, stay the
+ * same for any number of rows, where a multi-row VALUES list grows with every value. Used by the
+ * group-committed writes (messages, metering). `columns` maps SQL column names to their columns.
+ */
+export const bulkInsert = async <T>(
+  db: Db | Tx,
+  table: PgTable,
+  columns: Record<string, BulkColumn<T>>,
+  rows: readonly T[],
+): Promise<void> => {
+  if (rows.length === 0) return;
+  const entries = Object.entries(columns);
+  const names = sql.raw(entries.map(([name]) => `"${name}"`).join(', '));
+  const arrays = sql.join(
+    entries.map(([, [type, value]]) => sql`${arrayParam(rows, value)}::${sql.raw(type)}[]`),
+    sql`, `,
+  );
+  await db.execute(sql`INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays})`);
+};
