@@ -1,3 +1,4 @@
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import {
   creditsForUsage,
   DEFAULT_MODELS,
@@ -73,6 +74,48 @@ const abortSignalFor = (deps: Deps, signal?: AbortSignal) => {
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
 };
 
+/** A chat prompt in the model interface's own form. */
+const plainPrompt = (system: string | undefined, messages: RunModelInput['messages']): LanguageModelV3Prompt => [
+  ...(system ? [{ role: 'system' as const, content: system }] : []),
+  ...messages.map((message) => ({ role: message.role, content: [{ type: 'text' as const, text: message.content }] })),
+];
+
+/**
+ * A plain chat call (no tools, no structured output) made on the model itself: one request, the
+ * text streamed to onDelta when given. generateText and streamText add prompt validation and step
+ * handling that such a call does not need, at a cost on every chat turn.
+ */
+const callPlain = async (
+  model: LanguageModelV3,
+  options: LanguageModelV3CallOptions,
+  onDelta?: (text: string) => void,
+): Promise<{ text: string; inputTokens: number; outputTokens: number }> => {
+  if (!onDelta) {
+    const result = await model.doGenerate(options);
+    return {
+      text: result.content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
+      inputTokens: result.usage.inputTokens.total ?? 0,
+      outputTokens: result.usage.outputTokens.total ?? 0,
+    };
+  }
+  const { stream } = await model.doStream(options);
+  let text = '';
+  let inputTokens = 0;
+  let outputTokens = 0;
+  for await (const part of stream) {
+    if (part.type === 'text-delta') {
+      text += part.delta;
+      onDelta(part.delta);
+    } else if (part.type === 'finish') {
+      inputTokens = part.usage.inputTokens.total ?? 0;
+      outputTokens = part.usage.outputTokens.total ?? 0;
+    } else if (part.type === 'error') {
+      throw part.error;
+    }
+  }
+  return { text, inputTokens, outputTokens };
+};
+
 export async function runModel(deps: Deps, input: RunModelInput): Promise<RunModelResult> {
   const resolved = await resolveModel(deps, input.accountId, input.choice);
   const promptText = `${input.system ?? ''}\n${input.messages.map((message) => message.content).join('\n')}`;
@@ -110,6 +153,22 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
       object = result.output;
       inputTokens = result.totalUsage.inputTokens ?? 0;
       outputTokens = result.totalUsage.outputTokens ?? 0;
+    } else if (!input.tools) {
+      const result = await callPlain(
+        resolved.model,
+        {
+          prompt: plainPrompt(input.system, input.messages),
+          maxOutputTokens: common.maxOutputTokens,
+          temperature: common.temperature,
+          topP: common.topP,
+          frequencyPenalty: common.frequencyPenalty,
+          presencePenalty: common.presencePenalty,
+          stopSequences: common.stopSequences,
+          abortSignal: common.abortSignal,
+        },
+        input.onDelta,
+      );
+      ({ text, inputTokens, outputTokens } = result);
     } else if (!input.onDelta) {
       // Nobody watches the text arrive: one plain (non-streamed) request per step.
       const result = await generateText({ ...common, tools: input.tools, stopWhen });
