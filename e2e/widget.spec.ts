@@ -93,7 +93,9 @@ test('an agency designs and deploys a widget; a visitor on another site chats an
     await expectAccessible(page);
     await saveAndDeploy(page);
     const code = await copyEmbedCode(page);
-    expect(code).toMatch(/^<script src="http:\/\/localhost:\d+\/widget\/wgt_[a-z0-9]+\/widget\.js" async><\/script>$/);
+    expect(code).toMatch(
+      /^<script src="http:\/\/localhost:\d+\/widget\/wgt_[a-z0-9]+\/widget\.js" async fetchpriority="high"><\/script>$/,
+    );
 
     // The agency watches the inbox while the visitor chats.
     await page.goto(`/${connectionId}/conversations`);

@@ -34,7 +34,7 @@ const PAGE = (
 ) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Client</title>
 <script>window.__shift=0;new PerformanceObserver(l=>{for(const e of l.getEntries())if(!e.hadRecentInput)window.__shift+=e.value}).observe({type:'layout-shift',buffered:true});
 new MutationObserver((m,o)=>{for(const r of m)for(const n of r.addedNodes)if(n.shadowRoot&&n.shadowRoot.querySelector('button')){window.__launcher=performance.now();o.disconnect()}}).observe(document.documentElement,{childList:true,subtree:true});</script>
-${withWidget ? `<script src="${server.base}/widget/${widgetId}/widget.js" async></script>` : ''}
+${withWidget ? `<script src="${server.base}/widget/${widgetId}/widget.js" async fetchpriority="high"></script>` : ''}
 </head><body><main><h1>Solar panels for your home</h1>${'<p>Our installers fit panels on every kind of roof. Ask us anything about savings, financing and installation.</p>'.repeat(20)}</main></body></html>`;
 const site = http.createServer((request, response) => {
   response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });

@@ -110,7 +110,7 @@ const mount = (cfg: LauncherConfig) => {
       localStorage.setItem(key, next ? '1' : '0');
     } catch {}
     // Mobile: the chat is full screen and the page behind it does not scroll.
-    const body = document.body.style;
+    const body = (document.body ?? document.documentElement).style;
     if (next && mobile()) {
       overflow = body.overflow;
       body.overflow = 'hidden';
@@ -170,7 +170,8 @@ const mount = (cfg: LauncherConfig) => {
   };
   window.addEventListener('resize', onResize);
   window.visualViewport?.addEventListener('resize', place);
-  document.body.appendChild(host);
+  // Placed at once, even before the page's body exists (the launcher is fixed, not in the flow).
+  (document.body ?? document.documentElement).appendChild(host);
   (window as unknown as { Switchboard?: unknown }).Switchboard = {
     open: () => toggle(true),
     close: () => toggle(false),
@@ -192,7 +193,4 @@ const mount = (cfg: LauncherConfig) => {
   }
 };
 
-if (c) {
-  if (document.body) mount(c);
-  else document.addEventListener('DOMContentLoaded', () => mount(c));
-}
+if (c) mount(c);

@@ -10,7 +10,7 @@ import { toast } from '../../lib/toast';
 export const embedCodes = (connection: TConnection, origin = window.location.origin) => {
   const { widgetId, settings } = connection;
   return {
-    script: `<script src="${origin}/widget/${widgetId}/widget.js" async></script>`,
+    script: `<script src="${origin}/widget/${widgetId}/widget.js" async fetchpriority="high"></script>`,
     iframe: `<iframe src="${origin}/widget/${widgetId}" title="${settings.widgetTitle.replace(/"/g, '&quot;')}" width="${settings.width}" height="${settings.height}" style="border:0;border-radius:12px;max-width:100%" allow="clipboard-write"></iframe>`,
   };
 };
