@@ -13,7 +13,7 @@ import { ErrorDialog } from '../features/errors/error-dialog';
 import { evaluationRoutes } from '../features/evaluation/routes';
 import { LandingPage } from '../features/marketing/landing-page';
 import { resourcesRoutes } from '../features/resources/routes';
-import type { FeatureRoutes } from '../features/routing';
+import { type FeatureRoutes, PageSuspense } from '../features/routing';
 import { AiSettingsPage } from '../features/settings/ai-settings-page';
 import { TeamPage } from '../features/team/team-page';
 import { widgetRoutes } from '../features/widget/routes';
@@ -33,7 +33,9 @@ const features: FeatureRoutes[] = [
 /** The root keeps the app-wide dialogs mounted beside every page. */
 const Root = () => (
   <>
-    <Outlet />
+    <PageSuspense>
+      <Outlet />
+    </PageSuspense>
     <SignInDialog />
     <ErrorDialog />
     <BillingWatchers />

@@ -1,8 +1,9 @@
-import type { FeatureRoutes } from '../routing';
-import { AgentPage } from './agent-page';
-import { ApiKeysPage } from './api-keys-page';
-import { CreateAgentPage } from './create-page';
-import { AgentListPage } from './list-page';
+import { type FeatureRoutes, lazyPage } from '../routing';
+
+const AgentPage = lazyPage(() => import('./agent-page'), 'AgentPage');
+const ApiKeysPage = lazyPage(() => import('./api-keys-page'), 'ApiKeysPage');
+const CreateAgentPage = lazyPage(() => import('./create-page'), 'CreateAgentPage');
+const AgentListPage = lazyPage(() => import('./list-page'), 'AgentListPage');
 
 export const agentsRoutes: FeatureRoutes = {
   workspace: [

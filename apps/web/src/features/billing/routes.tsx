@@ -1,8 +1,11 @@
-import type { FeatureRoutes } from '../routing';
+import { type FeatureRoutes, lazyPage } from '../routing';
 import './checkout';
-import { SandboxCheckoutPage, SandboxPortalPage, SuccessPage } from './checkout-pages';
-import { PricingPage } from './pricing-page';
-import { UsagePage } from './usage-page';
+
+const SandboxCheckoutPage = lazyPage(() => import('./checkout-pages'), 'SandboxCheckoutPage');
+const SandboxPortalPage = lazyPage(() => import('./checkout-pages'), 'SandboxPortalPage');
+const SuccessPage = lazyPage(() => import('./checkout-pages'), 'SuccessPage');
+const PricingPage = lazyPage(() => import('./pricing-page'), 'PricingPage');
+const UsagePage = lazyPage(() => import('./usage-page'), 'UsagePage');
 
 export const billingRoutes: FeatureRoutes = {
   public: [

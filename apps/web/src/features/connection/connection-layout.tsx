@@ -13,6 +13,7 @@ import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'rea
 import { Spinner } from '../../components/ui/card';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { PageSuspense } from '../routing';
 import { useSession } from '../session/session';
 import { ThemeScope } from '../theme/theme';
 import { AccountSwitcher } from './account-switcher';
@@ -242,7 +243,9 @@ export const ConnectionLayout = () => {
           </>
         ) : null}
         <main className="min-w-0 flex-1 p-4 sm:p-6">
-          <Outlet context={context.data} />
+          <PageSuspense>
+            <Outlet context={context.data} />
+          </PageSuspense>
         </main>
       </div>
     </ThemeScope>

@@ -1,6 +1,8 @@
-import type { FeatureRoutes } from '../routing';
-import { DemoPage } from './demo-page';
-import { DemoPreviewPage, SharedDemoPage } from './shared-page';
+import { type FeatureRoutes, lazyPage } from '../routing';
+
+const DemoPage = lazyPage(() => import('./demo-page'), 'DemoPage');
+const DemoPreviewPage = lazyPage(() => import('./shared-page'), 'DemoPreviewPage');
+const SharedDemoPage = lazyPage(() => import('./shared-page'), 'SharedDemoPage');
 
 export const demosRoutes: FeatureRoutes = {
   workspace: [{ path: '/demo', element: <DemoPage /> }],

@@ -1,11 +1,12 @@
-import type { FeatureRoutes } from '../routing';
-import { BulkTesterPage } from './bulk-tester-page';
-import { ComparePage } from './compare-page';
-import { ConfigurePage } from './configure-page';
-import { OptimizePage } from './optimize-page';
-import { ResultsPage } from './results-page';
-import { RunningPage } from './running-page';
-import { TestSettingsPage } from './test-settings-page';
+import { type FeatureRoutes, lazyPage } from '../routing';
+
+const BulkTesterPage = lazyPage(() => import('./bulk-tester-page'), 'BulkTesterPage');
+const ComparePage = lazyPage(() => import('./compare-page'), 'ComparePage');
+const ConfigurePage = lazyPage(() => import('./configure-page'), 'ConfigurePage');
+const OptimizePage = lazyPage(() => import('./optimize-page'), 'OptimizePage');
+const ResultsPage = lazyPage(() => import('./results-page'), 'ResultsPage');
+const RunningPage = lazyPage(() => import('./running-page'), 'RunningPage');
+const TestSettingsPage = lazyPage(() => import('./test-settings-page'), 'TestSettingsPage');
 
 export const evaluationRoutes: FeatureRoutes = {
   workspace: [

@@ -1,8 +1,9 @@
 import { FeaturePending } from '../pending/feature-pending';
-import type { FeatureRoutes } from '../routing';
-import { AccountSettingsPage } from './account-settings-page';
-import { BuildPage } from './build-page';
-import { LegalPage } from './legal-page';
+import { type FeatureRoutes, lazyPage } from '../routing';
+
+const AccountSettingsPage = lazyPage(() => import('./account-settings-page'), 'AccountSettingsPage');
+const BuildPage = lazyPage(() => import('./build-page'), 'BuildPage');
+const LegalPage = lazyPage(() => import('./legal-page'), 'LegalPage');
 
 export const resourcesRoutes: FeatureRoutes = {
   public: [

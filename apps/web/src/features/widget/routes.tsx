@@ -1,7 +1,8 @@
-import type { FeatureRoutes } from '../routing';
-import { AddAgentPage } from './add-agent-page';
-import { DesignerRoute } from './designer-page';
-import { InboxRoute } from './inbox-page';
+import { type FeatureRoutes, lazyPage } from '../routing';
+
+const AddAgentPage = lazyPage(() => import('./add-agent-page'), 'AddAgentPage');
+const DesignerRoute = lazyPage(() => import('./designer-page'), 'DesignerRoute');
+const InboxRoute = lazyPage(() => import('./inbox-page'), 'InboxRoute');
 
 export const widgetRoutes: FeatureRoutes = {
   connection: [

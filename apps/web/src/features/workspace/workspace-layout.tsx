@@ -28,6 +28,7 @@ import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'rea
 import { Spinner } from '../../components/ui/card';
 import { cn } from '../../lib/cn';
 import { AccountSwitcher } from '../connection/account-switcher';
+import { PageSuspense } from '../routing';
 import { useSession } from '../session/session';
 import { ThemeScope } from '../theme/theme';
 import { AccountMenu } from './account-menu';
@@ -275,7 +276,9 @@ export const WorkspaceLayout = () => {
               <div ref={header.slotRef} className="ml-auto flex items-center gap-2" />
             </header>
             <main className={cn('flex-1', short ? 'p-3 sm:p-4' : 'p-6')}>
-              <Outlet />
+              <PageSuspense>
+                <Outlet />
+              </PageSuspense>
             </main>
           </div>
         </div>
