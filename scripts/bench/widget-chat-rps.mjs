@@ -28,11 +28,12 @@ const TARGET_RPS = 500;
 
 const stub = await startStubModel();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-widget-bench-'));
-// The at-scale setup when the machine has it: PostgreSQL, Redis (limits, event bus) and one app
-// process per core behind one port; the embedded setup (PGlite, one process) otherwise.
+// The at-scale setup when the machine has it: PostgreSQL, Redis (limits, event bus) and app
+// processes behind one port, one per core but one core left to PostgreSQL, Redis and this load
+// generator (on two cores: one app process); the embedded setup (PGlite, one process) otherwise.
 const postgres = await startPostgres(await freePort());
 const redis = postgres ? await startRedis(await freePort()) : null;
-const processes = Number(process.env.BENCH_PROCESSES ?? (postgres ? 2 : 1));
+const processes = Number(process.env.BENCH_PROCESSES ?? (postgres ? Math.max(1, os.availableParallelism() - 1) : 1));
 let server = null;
 try {
   server = await startBenchServer({

@@ -27,8 +27,7 @@ export interface ProviderCredentials {
   baseUrl: string | null;
 }
 
-/** The AI SDK model of a provider with explicit credentials (used for calls and for key checks). */
-export const providerModel = (
+const createProviderModel = (
   deps: Deps,
   provider: Exclude<TProviderId, 'offline'>,
   model: string,
@@ -66,6 +65,26 @@ export const providerModel = (
         fetch: providerFetch,
       }).chatModel(model);
   }
+};
+
+/** Provider clients by credentials and model: building one (its schemas, its settings) costs more than a call. */
+const models = new TtlCache<LanguageModelV3>(10 * 60_000, 1000);
+
+/** The AI SDK model of a provider with explicit credentials (used for calls and for key checks). */
+export const providerModel = (
+  deps: Deps,
+  provider: Exclude<TProviderId, 'offline'>,
+  model: string,
+  credentials: ProviderCredentials,
+): LanguageModelV3 => {
+  const { OPENAI_BASE_URL, ANTHROPIC_BASE_URL, OPENROUTER_BASE_URL } = deps.env;
+  const defaults = [OPENAI_BASE_URL, ANTHROPIC_BASE_URL, OPENROUTER_BASE_URL];
+  const key = JSON.stringify([provider, model, credentials.apiKey, credentials.baseUrl, defaults]);
+  const found = models.get(key);
+  if (found) return found;
+  const created = createProviderModel(deps, provider, model, credentials);
+  models.set(key, created);
+  return created;
 };
 
 /**
