@@ -82,7 +82,7 @@ export const fromCurrentSubaccount = (): SubaccountResolver => async (request, d
  * Only memberships that exist are kept (a new one is seen at once); a role change or removal
  * publishes on MEMBERSHIPS_CHANNEL, which drops the entry in every process.
  */
-const memberships2s = new TtlCache<Tenant | null>(2000);
+const membershipCache = new TtlCache<Tenant | null>(2000);
 export const MEMBERSHIPS_CHANNEL = 'memberships';
 const membershipKey = (userId: string, subaccountId: string) => `${userId}:${subaccountId}`;
 
@@ -91,7 +91,7 @@ export const publishMembershipChange = (deps: Deps, userId: string, subaccountId
   deps.bus.publish(MEMBERSHIPS_CHANNEL, { userId, subaccountId });
 
 const findMembershipCached = (db: Db, userId: string, subaccountId: string): Promise<Tenant | null> =>
-  memberships2s.getOrLoad(
+  membershipCache.getOrLoad(
     membershipKey(userId, subaccountId),
     () => findMembership(db, userId, subaccountId),
     (found) => found !== null,
@@ -115,7 +115,7 @@ export const installGuard = (app: FastifyInstance) => {
   app.decorate('guardedRoutes', []);
   const unsubscribe = app.deps.bus.subscribe(MEMBERSHIPS_CHANNEL, (event) => {
     const { userId, subaccountId } = event as { userId: string; subaccountId: string };
-    memberships2s.delete(membershipKey(userId, subaccountId));
+    membershipCache.delete(membershipKey(userId, subaccountId));
   });
   app.addHook('onClose', async () => unsubscribe());
 

@@ -210,6 +210,17 @@ export const buildPricingPlans = (
 export const defaultButtonText = (variant: TPricingVariant): string =>
   variant === 'secret' ? 'Get Started' : 'Subscribe';
 
+/**
+ * The card button's other states (spec: Pricing page, card button): a plan without a price id
+ * cannot be bought yet and shows a disabled button; the plan the account is on shows as current;
+ * a plan with a call-to-action links to sales.
+ */
+export const PLAN_BUTTON_TEXT = {
+  withoutPrice: 'Coming Soon',
+  current: 'Current Plan',
+  contact: ENTERPRISE_PLAN.buttonText,
+} as const;
+
 /** The toggle shows only if some plan has a yearly variant and the page is not promotional or secret. */
 export const showsIntervalToggle = (plans: TPricingPlan[], variant: TPricingVariant): boolean =>
   variant !== 'promotional' && variant !== 'secret' && plans.some((plan) => plan.yearly !== null);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgency } from '../tenancy/seed';
-import { debitUsage } from './ledger';
+import { debitUsages } from './ledger';
 import { assertDemoTier, assertFeature } from './limits';
 
 let t: TestApp;
@@ -196,16 +196,18 @@ describe('plans, checkout and credits (sandbox provider)', () => {
 
   it('lists metered usage and limits sub-accounts on the free plan', async () => {
     const { call, agency } = await newOwner();
-    await debitUsage(t.deps, {
-      accountId: agency.accountId,
-      subaccountId: agency.subaccountIds[0] ?? null,
-      model: 'offline-mini',
-      inputTokens: 40,
-      outputTokens: 10,
-      credits: 1.5,
-      idempotencyKey: 'chat-1',
-      source: 'test',
-    });
+    await debitUsages(t.deps, [
+      {
+        accountId: agency.accountId,
+        subaccountId: agency.subaccountIds[0] ?? null,
+        model: 'offline-mini',
+        inputTokens: 40,
+        outputTokens: 10,
+        credits: 1.5,
+        idempotencyKey: 'chat-1',
+        source: 'test',
+      },
+    ]);
     const usage = await call('GET', '/api/openrouter/usage');
     expect(usage.body.usageLogs[0]).toMatchObject({ model: 'offline-mini', cost: 1.5, usage_total: 50 });
     expect(usage.body.balance).toMatchObject({ usageUsed: 1.5, totalCreditsRemaining: 98.5 });

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgency } from '../tenancy/seed';
-import { debitUsage, debitUsages, ensureCanSpend, getBalance, grantCredits, spendStrict } from './ledger';
+import { debitUsages, ensureCanSpend, getBalance, grantCredits, spendStrict } from './ledger';
 import { sumEntries } from './ledger-repo';
 import { creditGrants, usageLogs } from './schema';
 
@@ -54,7 +54,7 @@ describe('credit ledger', () => {
       idempotencyKey: 'call-1',
       source: 'test',
     };
-    for (let i = 0; i < 10; i += 1) await debitUsage(t.deps, usage);
+    for (let i = 0; i < 10; i += 1) await debitUsages(t.deps, [usage]);
     expect(await getBalance(t.deps, accountId)).toBe(97.5);
     const logs = await t.deps.db.select().from(usageLogs).where(eq(usageLogs.accountId, accountId));
     expect(logs).toHaveLength(1);
@@ -69,16 +69,18 @@ describe('credit ledger', () => {
 
   it('never drives the balance below zero when metering more than is left', async () => {
     const { accountId } = await newAccount();
-    await debitUsage(t.deps, {
-      accountId,
-      subaccountId: null,
-      model: 'm',
-      inputTokens: 1,
-      outputTokens: 1,
-      credits: 250,
-      idempotencyKey: 'big',
-      source: 'test',
-    });
+    await debitUsages(t.deps, [
+      {
+        accountId,
+        subaccountId: null,
+        model: 'm',
+        inputTokens: 1,
+        outputTokens: 1,
+        credits: 250,
+        idempotencyKey: 'big',
+        source: 'test',
+      },
+    ]);
     expect(await getBalance(t.deps, accountId)).toBe(0);
     const grants = await t.deps.db.select().from(creditGrants).where(eq(creditGrants.accountId, accountId));
     expect(grants.every((grant) => grant.remaining >= 0)).toBe(true);

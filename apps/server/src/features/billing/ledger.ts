@@ -69,9 +69,6 @@ export interface UsageInput {
   source: string;
 }
 
-/** Meters one model call; see debitUsages. */
-export const debitUsage = (deps: Deps, usage: UsageInput): Promise<void> => debitUsages(deps, [usage]);
-
 /**
  * Meters model calls of one account in one transaction: a usage log row and a ledger debit each.
  * Idempotent by (accountId, idempotencyKey). The calls already ran, so a debit takes what the

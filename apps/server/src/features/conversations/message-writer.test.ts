@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../platform/ids';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
 import { seedAgency } from '../tenancy/seed';
-import { createThread, getThreadWithMessages, storeMessage } from './repo';
+import { getThreadWithMessages, storeMessage } from './repo';
+import { threads } from './schema';
 
 describe('group commit of messages', () => {
   let t: TestApp;
@@ -20,18 +22,26 @@ describe('group commit of messages', () => {
   });
   afterAll(() => t.close());
 
+  /** A thread with no messages yet. */
+  const createThread = async () => {
+    const [thread] = await t.deps.db
+      .insert(threads)
+      .values({ id: newId('thread'), subaccountId, agentId, channel: 'api' })
+      .returning();
+    if (!thread) throw new Error('no thread');
+    return thread;
+  };
+
   it('stores concurrent messages of many threads with correct counts and last messages', async () => {
-    const threads = await Promise.all(
-      Array.from({ length: 5 }, () => createThread(t.deps.db, { subaccountId, agentId, channel: 'api' })),
-    );
+    const started = await Promise.all(Array.from({ length: 5 }, () => createThread()));
     await Promise.all(
-      threads.flatMap((thread, i) =>
+      started.flatMap((thread, i) =>
         Array.from({ length: 4 }, (_, n) =>
           storeMessage(t.deps, { subaccountId, threadId: thread.id, role: 'user', content: `t${i} m${n}` }),
         ),
       ),
     );
-    for (const [i, thread] of threads.entries()) {
+    for (const [i, thread] of started.entries()) {
       const stored = await getThreadWithMessages(t.deps.db, subaccountId, thread.id);
       expect(stored?.messages.map((m) => m.content)).toEqual([`t${i} m0`, `t${i} m1`, `t${i} m2`, `t${i} m3`]);
       expect(stored?.thread).toMatchObject({ messageCount: 4, lastMessage: `t${i} m3` });
@@ -39,7 +49,7 @@ describe('group commit of messages', () => {
   });
 
   it('fails only the message whose thread does not exist', async () => {
-    const thread = await createThread(t.deps.db, { subaccountId, agentId, channel: 'api' });
+    const thread = await createThread();
     const results = await Promise.allSettled([
       storeMessage(t.deps, { subaccountId, threadId: thread.id, role: 'user', content: 'fine' }),
       storeMessage(t.deps, { subaccountId, threadId: 'thr_missing', role: 'user', content: 'orphan' }),

@@ -119,13 +119,6 @@ const newThreadRow = (input: NewThreadInput) => ({
   contactIdentifier: input.contactIdentifier ?? null,
 });
 
-export const createThread = async (db: Db, input: NewThreadInput): Promise<ThreadRow> => {
-  const rows = await db.insert(threads).values(newThreadRow(input)).returning();
-  const thread = rows[0];
-  if (!thread) throw new AppError('THREAD_CREATION_FAILED', 'The conversation could not be started.');
-  return thread;
-};
-
 /** Message times strictly increase within a process, so messages stored together keep their order. */
 let lastTime = 0;
 const nextMessageTime = () => {

@@ -1,5 +1,6 @@
 import type { Deps } from '../../platform/deps';
 import { GroupCommit } from '../../platform/group-commit';
+import { TtlCache } from '../../platform/ttl-cache';
 import { assertCovers, debitUsages, spendableBalance, type UsageInput } from '../billing/ledger';
 
 /**
@@ -9,34 +10,22 @@ import { assertCovers, debitUsages, spendableBalance, type UsageInput } from '..
  * path in batches; it is idempotent by key and awaited by flushMetering().
  */
 
-const SNAPSHOT_MS = 2000;
-const snapshots = new Map<string, { balance: number; at: number; spent: number }>();
-
-const refreshing = new Map<string, Promise<number>>();
-
-/** The balance read again, once for every call that finds the snapshot stale meanwhile. */
-const refreshSnapshot = (deps: Deps, accountId: string): Promise<number> => {
-  let running = refreshing.get(accountId);
-  if (!running) {
-    running = spendableBalance(deps, accountId)
-      .then((balance) => {
-        snapshots.set(accountId, { balance, at: Date.now(), spent: 0 });
-        return balance;
-      })
-      .finally(() => refreshing.delete(accountId));
-    refreshing.set(accountId, running);
-  }
-  return running;
-};
+/** The balance seen per account, kept 2 s, with what this process has metered since. */
+const snapshots = new TtlCache<{ balance: number; spent: number }>(2000);
 
 export const checkCredits = async (deps: Deps, accountId: string, estimate: number): Promise<void> => {
   const snapshot = snapshots.get(accountId);
-  if (snapshot && Date.now() - snapshot.at < SNAPSHOT_MS) {
+  if (snapshot) {
     const left = snapshot.balance - snapshot.spent;
     if (left > 0 && left >= estimate) return;
+    snapshots.delete(accountId);
   }
-  snapshots.delete(accountId);
-  assertCovers(await refreshSnapshot(deps, accountId), estimate);
+  // Calls that find no snapshot together share one read.
+  const fresh = await snapshots.getOrLoad(accountId, async () => ({
+    balance: await spendableBalance(deps, accountId),
+    spent: 0,
+  }));
+  assertCovers(fresh.balance, estimate);
 };
 
 const writers = new WeakMap<Deps['db'], GroupCommit<UsageInput>>();

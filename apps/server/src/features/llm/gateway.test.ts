@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
-import { debitUsage } from '../billing/ledger';
+import { debitUsages } from '../billing/ledger';
 import { usageLogs } from '../billing/schema';
 import { replyAsAgent } from '../conversations/reply';
 import { providerKeys } from '../providers/schema';
@@ -232,16 +232,18 @@ describe('LLM gateway against a local OpenAI-compatible stub', () => {
       keyTail: '1234',
       models: [],
     });
-    await debitUsage(t.deps, {
-      accountId: poor.accountId,
-      subaccountId: null,
-      model: 'drain',
-      inputTokens: 0,
-      outputTokens: 0,
-      credits: 1_000_000,
-      idempotencyKey: 'drain',
-      source: 'test',
-    });
+    await debitUsages(t.deps, [
+      {
+        accountId: poor.accountId,
+        subaccountId: null,
+        model: 'drain',
+        inputTokens: 0,
+        outputTokens: 0,
+        credits: 1_000_000,
+        idempotencyKey: 'drain',
+        source: 'test',
+      },
+    ]);
     const before = stub.requests.length;
     await expect(
       runModel(t.deps, {

@@ -2,6 +2,7 @@ import {
   formatCreditCount,
   formatPerMonth,
   formatPrice,
+  PLAN_BUTTON_TEXT,
   type TPricingPlan,
   type TPricingVariant,
   yearlyPerMonth,
@@ -150,10 +151,10 @@ export const PlanCard = ({
           rel="noreferrer"
           className="inline-flex h-10 items-center justify-center rounded-lg border border-border bg-surface px-4 text-sm font-medium hover:bg-surface-2"
         >
-          {plan.buttonText ?? 'Talk to Sales'}
+          {plan.buttonText ?? PLAN_BUTTON_TEXT.contact}
         </a>
       ) : !pack?.stripePriceId ? (
-        <Button disabled>Coming Soon</Button>
+        <Button disabled>{PLAN_BUTTON_TEXT.withoutPrice}</Button>
       ) : (
         <Button
           disabled={isCurrent || processing}
@@ -167,7 +168,7 @@ export const PlanCard = ({
             })
           }
         >
-          {isCurrent ? 'Current Plan' : (plan.buttonText ?? buttonText)}
+          {isCurrent ? PLAN_BUTTON_TEXT.current : (plan.buttonText ?? buttonText)}
         </Button>
       )}
     </article>
