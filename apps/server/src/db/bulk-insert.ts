@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client';
 
@@ -9,11 +9,23 @@ export const arrayParam = <T>(rows: readonly T[], value: (row: T) => unknown) =>
 export type BulkColumn<T> = readonly [sqlType: string, value: (row: T) => string | number | boolean | null];
 
 /**
- * Inserts many rows in one statement with one array parameter per column
- * (INSERT ... SELECT FROM unnest(...)). The statement's text, and the cost of building it, stay the
- * same for any number of rows, where a multi-row VALUES list grows with every value. Used by the
- * group-committed writes (messages, metering). `columns` maps SQL column names to their columns.
+ * INSERT ... SELECT FROM unnest(...) of many rows with one array parameter per column. The
+ * statement's text, and the cost of building it, stay the same for any number of rows (none
+ * included, which inserts nothing), where a multi-row VALUES list grows with every value. Usable
+ * on its own or as a part of a larger statement (a WITH clause). `columns` maps SQL column names to
+ * their columns.
  */
+export const insertRows = <T>(table: PgTable, columns: Record<string, BulkColumn<T>>, rows: readonly T[]): SQL => {
+  const entries = Object.entries(columns);
+  const names = sql.raw(entries.map(([name]) => `"${name}"`).join(', '));
+  const arrays = sql.join(
+    entries.map(([, [type, value]]) => sql`${arrayParam(rows, value)}::${sql.raw(type)}[]`),
+    sql`, `,
+  );
+  return sql`INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays})`;
+};
+
+/** Runs `insertRows` (nothing for no rows). Used by the group-committed writes (metering). */
 export const bulkInsert = async <T>(
   db: Db | Tx,
   table: PgTable,
@@ -21,11 +33,5 @@ export const bulkInsert = async <T>(
   rows: readonly T[],
 ): Promise<void> => {
   if (rows.length === 0) return;
-  const entries = Object.entries(columns);
-  const names = sql.raw(entries.map(([name]) => `"${name}"`).join(', '));
-  const arrays = sql.join(
-    entries.map(([, [type, value]]) => sql`${arrayParam(rows, value)}::${sql.raw(type)}[]`),
-    sql`, `,
-  );
-  await db.execute(sql`INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays})`);
+  await db.execute(insertRows(table, columns, rows));
 };

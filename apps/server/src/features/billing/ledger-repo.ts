@@ -25,20 +25,26 @@ export const FREE_GRANT_KEY = 'free-plan';
 /**
  * Takes the per-account lock (the billing_accounts row, FOR UPDATE) for the rest of the transaction,
  * creating the row and the free plan's starting grant the first time, and expires grants that are due.
+ * The row is only ever created here, together with that grant, so an account whose row exists needs
+ * one statement for the lock.
  */
 export const lockAccount = async (tx: Tx, accountId: string, freeCredits: number, now = new Date()) => {
-  const found = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
-  if (!found[0]) throw new AppError('NOT_FOUND', 'Account not found');
-  await tx.insert(billingAccounts).values({ accountId }).onConflictDoNothing();
-  const [row] = await tx.select().from(billingAccounts).where(eq(billingAccounts.accountId, accountId)).for('update');
-  if (!row) throw new AppError('NOT_FOUND', 'Account not found');
-  await addGrant(tx, {
-    accountId,
-    kind: 'plan',
-    amount: freeCredits,
-    sourceKey: FREE_GRANT_KEY,
-    description: 'Free plan',
-  });
+  const lockRow = () => tx.select().from(billingAccounts).where(eq(billingAccounts.accountId, accountId)).for('update');
+  let [row] = await lockRow();
+  if (!row) {
+    const found = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+    if (!found[0]) throw new AppError('NOT_FOUND', 'Account not found');
+    await tx.insert(billingAccounts).values({ accountId }).onConflictDoNothing();
+    [row] = await lockRow();
+    if (!row) throw new AppError('NOT_FOUND', 'Account not found');
+    await addGrant(tx, {
+      accountId,
+      kind: 'plan',
+      amount: freeCredits,
+      sourceKey: FREE_GRANT_KEY,
+      description: 'Free plan',
+    });
+  }
   await expireDue(tx, accountId, now);
   return row;
 };

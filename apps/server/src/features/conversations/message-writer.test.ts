@@ -48,6 +48,32 @@ describe('group commit of messages', () => {
     }
   });
 
+  it('creates new threads with their first messages in the same write as messages of older threads', async () => {
+    const older = await createThread();
+    const fresh = Array.from({ length: 3 }, () => newId('thread'));
+    await Promise.all([
+      storeMessage(t.deps, { subaccountId, threadId: older.id, role: 'user', content: 'older 1' }),
+      ...fresh.flatMap((id, i) => [
+        storeMessage(t.deps, {
+          subaccountId,
+          threadId: id,
+          role: 'user',
+          content: `new ${i} first`,
+          newThread: { subaccountId, agentId, channel: 'api' },
+        }),
+        storeMessage(t.deps, { subaccountId, threadId: id, role: 'assistant', content: `new ${i} reply` }),
+      ]),
+      storeMessage(t.deps, { subaccountId, threadId: older.id, role: 'assistant', content: 'older 2' }),
+    ]);
+    const olderStored = await getThreadWithMessages(t.deps.db, subaccountId, older.id);
+    expect(olderStored?.thread).toMatchObject({ messageCount: 2, lastMessage: 'older 2' });
+    for (const [i, id] of fresh.entries()) {
+      const stored = await getThreadWithMessages(t.deps.db, subaccountId, id);
+      expect(stored?.messages.map((m) => m.content)).toEqual([`new ${i} first`, `new ${i} reply`]);
+      expect(stored?.thread).toMatchObject({ messageCount: 2, lastMessage: `new ${i} reply`, channel: 'api' });
+    }
+  });
+
   it('fails only the message whose thread does not exist', async () => {
     const thread = await createThread();
     const results = await Promise.allSettled([

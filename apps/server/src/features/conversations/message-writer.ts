@@ -1,15 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { arrayParam, bulkInsert } from '../../db/bulk-insert';
+import { arrayParam, type BulkColumn, insertRows } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { GroupCommit } from '../../platform/group-commit';
 import { messages, threads } from './schema';
 
 /**
  * Chat messages are stored by group commit: messages stored at the same moment (many conversations
- * at once) are written in one transaction of at most three statements (new threads, messages,
- * thread summaries), instead of a transaction each. Each statement passes one array per column
- * (unnest), so its text and cost of preparing stay the same for any number of rows. Every caller
- * still waits until its own row is committed.
+ * at once) are written together, and every batch is a single statement: new threads (with the
+ * summary of their messages), the messages, and the summary of the other threads they belong to,
+ * as parts of one WITH statement, which PostgreSQL applies all or nothing without a transaction
+ * block (one round trip instead of five). Each part passes one array per column (unnest), so the
+ * statement's text and cost of preparing stay the same for any number of rows. Every caller still
+ * waits until its own row is committed.
  */
 
 type NewThread = Pick<
@@ -20,58 +22,63 @@ type NewMessage = typeof messages.$inferSelect & {
   /** The thread to create first, for the first message of a new conversation. */
   newThread?: NewThread;
 };
+type Summary = { last: NewMessage; count: number };
+
+const threadColumns: Record<string, BulkColumn<{ thread: NewThread; summary: Summary }>> = {
+  id: ['text', ({ thread }) => thread.id],
+  subaccount_id: ['text', ({ thread }) => thread.subaccountId],
+  agent_id: ['text', ({ thread }) => thread.agentId],
+  channel: ['text', ({ thread }) => thread.channel],
+  channel_ref: ['text', ({ thread }) => thread.channelRef],
+  contact_identifier: ['text', ({ thread }) => thread.contactIdentifier],
+  last_message: ['text', ({ summary }) => summaryText(summary)],
+  last_message_at: ['timestamptz', ({ summary }) => summary.last.createdAt.toISOString()],
+  message_count: ['int', ({ summary }) => summary.count],
+};
+
+const messageColumns: Record<string, BulkColumn<NewMessage>> = {
+  id: ['text', (m) => m.id],
+  thread_id: ['text', (m) => m.threadId],
+  subaccount_id: ['text', (m) => m.subaccountId],
+  role: ['text', (m) => m.role],
+  content: ['text', (m) => m.content],
+  sources: ['jsonb', (m) => JSON.stringify(m.sources)],
+  tool_calls: ['jsonb', (m) => JSON.stringify(m.toolCalls)],
+  model: ['text', (m) => m.model],
+  offline: ['boolean', (m) => m.offline],
+  user_id: ['text', (m) => m.userId],
+  created_at: ['timestamptz', (m) => m.createdAt.toISOString()],
+};
+
+/** A thread's list preview: the start of its last message. */
+const summaryText = (summary: Summary) => summary.last.content.slice(0, 500);
 
 const writeBatch = async (db: Db, rows: NewMessage[]) => {
-  const newThreads = rows.flatMap((row) => (row.newThread ? [row.newThread] : []));
-  const summaries = new Map<string, { last: NewMessage; count: number }>();
+  const summaries = new Map<string, Summary>();
   for (const row of rows) {
     summaries.set(row.threadId, { last: row, count: (summaries.get(row.threadId)?.count ?? 0) + 1 });
   }
-  const perThread = [...summaries.entries()];
-  await db.transaction(async (tx) => {
-    await bulkInsert(
-      tx,
-      threads,
-      {
-        id: ['text', (t) => t.id],
-        subaccount_id: ['text', (t) => t.subaccountId],
-        agent_id: ['text', (t) => t.agentId],
-        channel: ['text', (t) => t.channel],
-        channel_ref: ['text', (t) => t.channelRef],
-        contact_identifier: ['text', (t) => t.contactIdentifier],
-      },
-      newThreads,
-    );
-    await bulkInsert(
-      tx,
-      messages,
-      {
-        id: ['text', (m) => m.id],
-        thread_id: ['text', (m) => m.threadId],
-        subaccount_id: ['text', (m) => m.subaccountId],
-        role: ['text', (m) => m.role],
-        content: ['text', (m) => m.content],
-        sources: ['jsonb', (m) => JSON.stringify(m.sources)],
-        tool_calls: ['jsonb', (m) => JSON.stringify(m.toolCalls)],
-        model: ['text', (m) => m.model],
-        offline: ['boolean', (m) => m.offline],
-        user_id: ['text', (m) => m.userId],
-        created_at: ['timestamptz', (m) => m.createdAt.toISOString()],
-      },
-      rows,
-    );
-    await tx.execute(sql`
-      UPDATE ${threads} SET
-        last_message = v.last_message,
-        last_message_at = v.at,
-        message_count = ${threads}.message_count + v.n
-      FROM unnest(
-        ${arrayParam(perThread, ([id]) => id)}::text[],
-        ${arrayParam(perThread, ([, { last }]) => last.content.slice(0, 500))}::text[],
-        ${arrayParam(perThread, ([, { last }]) => last.createdAt.toISOString())}::timestamptz[],
-        ${arrayParam(perThread, ([, { count }]) => count)}::int[]) AS v(id, last_message, at, n)
-      WHERE ${threads}.id = v.id`);
+  const created = new Set<string>();
+  const newThreads = rows.flatMap((row) => {
+    if (!row.newThread || created.has(row.newThread.id)) return [];
+    created.add(row.newThread.id);
+    return [{ thread: row.newThread, summary: summaries.get(row.threadId) as Summary }];
   });
+  // A thread created by this statement is not visible to its UPDATE part: its summary is inserted.
+  const known = [...summaries.entries()].filter(([id]) => !created.has(id));
+  await db.execute(sql`
+    WITH new_threads AS (${insertRows(threads, threadColumns, newThreads)}),
+      new_messages AS (${insertRows(messages, messageColumns, rows)})
+    UPDATE ${threads} SET
+      last_message = v.last_message,
+      last_message_at = v.at,
+      message_count = ${threads}.message_count + v.n
+    FROM unnest(
+      ${arrayParam(known, ([id]) => id)}::text[],
+      ${arrayParam(known, ([, summary]) => summaryText(summary))}::text[],
+      ${arrayParam(known, ([, summary]) => summary.last.createdAt.toISOString())}::timestamptz[],
+      ${arrayParam(known, ([, summary]) => summary.count)}::int[]) AS v(id, last_message, at, n)
+    WHERE ${threads}.id = v.id`);
 };
 
 const writers = new WeakMap<Db, GroupCommit<NewMessage>>();

@@ -163,6 +163,14 @@ export const storeMessage = async (
     ...row,
     ...(input.newThread ? { newThread: newThreadRow({ ...input.newThread, id: input.threadId }) } : {}),
   });
+  if (input.newThread) {
+    // The next turn of a new conversation finds its thread without a query.
+    handlerCache.set(input.threadId, {
+      agentId: input.newThread.agentId,
+      handledByUserId: null,
+      subaccountId: input.newThread.subaccountId,
+    });
+  }
   const payload = {
     threadId: input.threadId,
     message: {

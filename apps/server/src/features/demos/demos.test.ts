@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
+import { setThreadHandler } from '../conversations/repo';
 import { messages, threads } from '../conversations/schema';
 import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { demos } from './schema';
@@ -239,7 +240,11 @@ describe('a shared demo', () => {
     const demo = await createDemo({ requestLimit: 3 });
     // A thread a person has taken over gets no model answer and costs nothing.
     const first = (await chat(demo.demoId)).json();
-    await t.deps.db.update(threads).set({ handledByUserId: agency.ownerId }).where(eq(threads.id, first.threadId));
+    await setThreadHandler(t.deps.db, {
+      subaccountId: agency.subaccountIds[0] as string,
+      threadId: first.threadId,
+      userId: agency.ownerId,
+    });
     const handled = (await chat(demo.demoId, 'still there?', { threadId: first.threadId })).json();
     expect(handled).toMatchObject({ humanHandled: true, message: '', requestCount: 1 });
     const [row] = await t.deps.db.select().from(demos).where(eq(demos.id, demo.demoId));

@@ -1,0 +1,98 @@
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withPipelinedQueries } from './pglite-pipelined';
+
+describe('PGlite with pipelined, prepared queries', () => {
+  let raw: PGlite;
+  let client: PGlite;
+  beforeAll(async () => {
+    raw = await PGlite.create('memory://');
+    client = withPipelinedQueries(raw);
+    await client.exec(`
+      create table items (
+        id text primary key,
+        n int not null,
+        price numeric,
+        ok boolean,
+        tags text[],
+        data jsonb,
+        at timestamptz
+      )`);
+  });
+  afterAll(() => raw.close());
+
+  it('converts parameters of every kind and reads the results as PGlite does', async () => {
+    const at = new Date('2026-11-21T10:00:00.000Z');
+    await client.query('insert into items (id, n, price, ok, tags, data, at) values ($1, $2, $3, $4, $5, $6, $7)', [
+      'a',
+      7,
+      '12.50',
+      true,
+      ['x', 'y "quoted"', null],
+      JSON.stringify({ deep: [1, 2] }),
+      at,
+    ]);
+    await client.query('insert into items (id, n) values ($1, $2)', ['b', 8]);
+    const pipelined = await client.query('select * from items order by id');
+    const own = await raw.query('select * from items order by id');
+    expect(pipelined.rows).toEqual(own.rows);
+    expect(pipelined.rows[0]).toMatchObject({
+      n: 7,
+      ok: true,
+      tags: ['x', 'y "quoted"', null],
+      data: { deep: [1, 2] },
+    });
+    expect(pipelined.fields.map((field) => field.name)).toEqual(own.fields.map((field) => field.name));
+  });
+
+  it('answers affected rows and applies the caller’s parsers, in array row mode too', async () => {
+    const updated = await client.query('update items set n = n + $1 where id = any($2::text[])', [1, ['a', 'b']]);
+    expect(updated.affectedRows).toBe(2);
+    const rows = await client.query<[string, string]>('select id, at from items where id = $1', ['a'], {
+      rowMode: 'array',
+      parsers: { 1184: (value: string) => `raw:${value}` },
+    });
+    expect(rows.rows[0]?.[1]).toMatch(/^raw:2026-11-21/);
+  });
+
+  it('reports a bad statement with its text and goes on working', async () => {
+    await expect(client.query('select nope from items where id = $1', ['a'])).rejects.toMatchObject({
+      code: '42703',
+      query: 'select nope from items where id = $1',
+    });
+    await expect(client.query('insert into items (id, n) values ($1, $2)', ['a', 1])).rejects.toMatchObject({
+      code: '23505',
+    });
+    expect((await client.query('select count(*)::int as c from items')).rows).toEqual([{ c: 2 }]);
+  });
+
+  it('keeps a transaction all or nothing and queries outside wait for it', async () => {
+    let outsideDone = false;
+    let outside: Promise<unknown> = Promise.resolve();
+    await expect(
+      client.transaction(async (tx) => {
+        await tx.query('insert into items (id, n) values ($1, $2)', ['c', 1]);
+        outside = client.query('select count(*)::int as c from items').then((result) => {
+          outsideDone = true;
+          return result.rows;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(outsideDone).toBe(false);
+        await tx.query('insert into items (id, n) values ($1, $2)', ['a', 1]);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await outside).toEqual([{ c: 2 }]);
+  });
+
+  it('prepares each text once and still works after older statements are let go', async () => {
+    for (let i = 0; i < 320; i += 1) {
+      const result = await client.query<{ v: number }>(`select $1::int + ${i} as v`, [1]);
+      expect(result.rows[0]?.v).toBe(i + 1);
+    }
+    const prepared = await raw.query<{ c: number }>(
+      "select count(*)::int as c from pg_prepared_statements where name like 'sb\\_%'",
+    );
+    expect(prepared.rows[0]?.c).toBeLessThanOrEqual(301);
+    expect((await client.query<{ v: number }>('select $1::int + 0 as v', [5])).rows[0]?.v).toBe(5);
+  });
+});
