@@ -84,6 +84,17 @@ describe('PGlite with pipelined, prepared queries', () => {
     expect(await outside).toEqual([{ c: 2 }]);
   });
 
+  it('keeps a statement first prepared in a transaction that rolled back', async () => {
+    const text = 'select $1::int * 3 as v';
+    await expect(
+      client.transaction(async (tx) => {
+        expect((await tx.query<{ v: number }>(text, [2])).rows[0]?.v).toBe(6);
+        await tx.query('select 1 / 0');
+      }),
+    ).rejects.toMatchObject({ code: '22012' });
+    expect((await client.query<{ v: number }>(text, [4])).rows[0]?.v).toBe(12);
+  });
+
   it('prepares each text once and still works after older statements are let go', async () => {
     for (let i = 0; i < 320; i += 1) {
       const result = await client.query<{ v: number }>(`select $1::int + ${i} as v`, [1]);
