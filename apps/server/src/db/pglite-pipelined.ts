@@ -41,7 +41,7 @@ const join = (parts: Uint8Array[]) => {
 
 const STATEMENT_CACHE_SIZE = 300;
 
-/** Prepared statement names by statement text, per PGlite instance, least recently used first. */
+/** Prepared statement names by statement text (and parameter types), per PGlite instance, least recently used first. */
 const statementCaches = new WeakMap<PGlite, { names: Map<string, string>; next: number; closing: string[] }>();
 
 const annotate = (error: unknown, text: string, params: unknown[], options?: QueryOptions) => {
@@ -56,10 +56,12 @@ const preparedName = async (client: PGlite, text: string, params: unknown[], opt
     cache = { names: new Map(), next: 0, closing: [] };
     statementCaches.set(client, cache);
   }
-  const known = cache.names.get(text);
+  // A text prepared with other parameter types is another statement.
+  const key = options?.paramTypes?.length ? `${text}\u0000${options.paramTypes.join(',')}` : text;
+  const known = cache.names.get(key);
   if (known) {
-    cache.names.delete(text);
-    cache.names.set(text, known);
+    cache.names.delete(key);
+    cache.names.set(key, known);
     return known;
   }
   cache.next += 1;
@@ -75,10 +77,10 @@ const preparedName = async (client: PGlite, text: string, params: unknown[], opt
   } catch (error) {
     throw annotate(error, text, params, options);
   }
-  cache.names.set(text, name);
+  cache.names.set(key, name);
   if (cache.names.size > STATEMENT_CACHE_SIZE) {
-    const [oldestText, oldestName] = cache.names.entries().next().value as [string, string];
-    cache.names.delete(oldestText);
+    const [oldestKey, oldestName] = cache.names.entries().next().value as [string, string];
+    cache.names.delete(oldestKey);
     cache.closing.push(oldestName);
   }
   return name;
