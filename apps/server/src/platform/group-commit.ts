@@ -1,11 +1,12 @@
 /**
  * Group commit: writes asked for at about the same moment (many conversations at once) are stored
  * together by one call of `write`, so a busy server runs one write (a transaction, or a single
- * statement) for many rows instead of one each. The first write of a batch waits for the event loop's next turn, so that the writes
- * arriving with it (the same burst of requests) join it; while a batch is being written, new writes
- * gather for the next one. Each caller's promise settles when its own item is committed. When a
- * batch fails, its items are written again one by one, so a bad item fails only its own caller:
- * `write` must therefore be safe to repeat for an item (idempotent by key, or all-or-nothing).
+ * statement) for many rows instead of one each. The first write of a batch waits for the event
+ * loop's next turn, so that the writes arriving with it (the same burst of requests) join it; while
+ * a batch is being written, new writes gather for the next one. Each caller's promise settles when
+ * its own item is committed. When a batch fails, its items are written again one by one, so a bad
+ * item fails only its own caller: `write` must therefore be safe to repeat for an item (idempotent
+ * by key, or all-or-nothing).
  */
 
 type Pending<T> = { item: T; resolve: () => void; reject: (error: unknown) => void };

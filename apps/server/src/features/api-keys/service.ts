@@ -65,7 +65,7 @@ export const revokeApiKey = async (db: Db, subaccountId: string, keyId: string) 
 };
 
 /** Resolved keys, kept 5 s: revoking in this process clears them at once, other processes within 5 s. */
-const resolved = new TtlCache<{ caller: Caller; keyId: string } | null>(5000);
+const resolved = new TtlCache<Caller | null>(5000);
 
 /** Writes last-used at most once a minute per key, so every request is not a write. */
 const LAST_USED_EVERY_MS = 60_000;
@@ -106,10 +106,10 @@ export const apiKeyCallerResolver: CallerResolver = async (
         apiKeyId: row.key.id,
         apiKeySubaccountId: row.key.subaccountId,
       };
-      return { caller, keyId: row.key.id };
+      return caller;
     },
     (value) => value !== null,
   );
   if (!found) throw new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked.');
-  return found.caller;
+  return found;
 };

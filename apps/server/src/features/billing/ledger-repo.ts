@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import { bulkInsert } from '../../db/bulk-insert';
+import { arrayParam, bulkInsert } from '../../db/bulk-insert';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -185,8 +185,8 @@ export const spendCredits = async (
 
 /**
  * Spends several amounts of one account in a few statements, in the order given: one ledger entry
- * per amount (a key already used answers `duplicate` and changes nothing), one update per grant
- * touched. Answers one result per item.
+ * per amount (a key already used answers `duplicate` and changes nothing), and one update for all
+ * the grants touched. Answers one result per item.
  */
 export const spendMany = async (
   tx: Tx,
@@ -282,11 +282,14 @@ export const spendMany = async (
     },
     allocations,
   );
-  for (const [grantId, amount] of taken) {
-    await tx
-      .update(creditGrants)
-      .set({ remaining: sql`${creditGrants.remaining} - ${amount}` })
-      .where(eq(creditGrants.id, grantId));
+  if (taken.size > 0) {
+    const touched = [...taken];
+    await tx.execute(sql`
+      UPDATE ${creditGrants} SET remaining = ${creditGrants}.remaining - v.amount
+      FROM unnest(
+        ${arrayParam(touched, ([grantId]) => grantId)}::text[],
+        ${arrayParam(touched, ([, amount]) => amount)}::numeric[]) AS v(id, amount)
+      WHERE ${creditGrants}.id = v.id`);
   }
   return results;
 };

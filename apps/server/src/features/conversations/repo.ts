@@ -101,23 +101,14 @@ export const recentMessages = async (db: Db, threadId: string, limit: number): P
   return rows.reverse();
 };
 
+/** What a new conversation's thread is made of (its id is the message's threadId). */
 export interface NewThreadInput {
-  id?: string;
   subaccountId: string;
   agentId: string;
   channel: TChannel;
   channelRef?: string | null;
   contactIdentifier?: string | null;
 }
-
-const newThreadRow = (input: NewThreadInput) => ({
-  id: input.id ?? newId('thread'),
-  subaccountId: input.subaccountId,
-  agentId: input.agentId,
-  channel: input.channel,
-  channelRef: input.channelRef ?? null,
-  contactIdentifier: input.contactIdentifier ?? null,
-});
 
 /** Message times strictly increase within a process, so messages stored together keep their order. */
 let lastTime = 0;
@@ -161,7 +152,16 @@ export const storeMessage = async (
   };
   await writeMessage(deps.db, {
     ...row,
-    ...(input.newThread ? { newThread: newThreadRow({ ...input.newThread, id: input.threadId }) } : {}),
+    ...(input.newThread
+      ? {
+          newThread: {
+            ...input.newThread,
+            id: input.threadId,
+            channelRef: input.newThread.channelRef ?? null,
+            contactIdentifier: input.newThread.contactIdentifier ?? null,
+          },
+        }
+      : {}),
   });
   if (input.newThread) {
     // The next turn of a new conversation finds its thread without a query.

@@ -36,7 +36,11 @@ const METERING_WINDOW_MS = 100;
 /** Debits a batch: one ledger transaction per account. */
 const writeUsages = (deps: Deps) => async (usages: UsageInput[]) => {
   const byAccount = new Map<string, UsageInput[]>();
-  for (const usage of usages) byAccount.set(usage.accountId, [...(byAccount.get(usage.accountId) ?? []), usage]);
+  for (const usage of usages) {
+    const batch = byAccount.get(usage.accountId);
+    if (batch) batch.push(usage);
+    else byAccount.set(usage.accountId, [usage]);
+  }
   for (const batch of byAccount.values()) await debitUsages(deps, batch);
 };
 
