@@ -4,7 +4,7 @@ import { DEMO_USERS, expectAccessible, signIn } from './support';
 
 /**
  * A local website for the website presentation: /open may be framed, /deny forbids it.
- * Its host is allowed through CHECK_EMBEDDABLE_ALLOW_HOSTS by e2e/serve.mjs.
+ * Its host is allowed through PRIVATE_URL_ALLOWLIST by e2e/serve.mjs.
  */
 const SITE_PORT = 3298;
 const SITE = `http://127.0.0.1:${SITE_PORT}`;

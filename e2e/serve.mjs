@@ -15,8 +15,9 @@ const env = {
   SIGNIN_RATE_LIMIT_PER_MINUTE: '1000',
   LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
   NODE_ENV: 'development',
-  // The demos journey frames pages of its own local site (e2e/demos.spec.ts); nothing else is allowed.
-  CHECK_EMBEDDABLE_ALLOW_HOSTS: process.env.CHECK_EMBEDDABLE_ALLOW_HOSTS || '127.0.0.1:3298',
+  // The journeys' own local servers (the demos journey's site, the evaluation journey's model stub)
+  // listen on 127.0.0.1; user-given URLs may reach nothing else that is private.
+  PRIVATE_URL_ALLOWLIST: process.env.PRIVATE_URL_ALLOWLIST || '127.0.0.1',
 };
 let dropDatabase = async () => {};
 if (env.DATABASE_URL) {

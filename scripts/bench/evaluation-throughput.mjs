@@ -139,6 +139,7 @@ const server = spawn(process.execPath, [...profile, path.join(root, 'apps/server
     SEED_DEMO: 'true',
     NODE_ENV: 'production',
     DIRECT_LOGIN_ALLOWLIST: ADMIN,
+    PRIVATE_URL_ALLOWLIST: '127.0.0.1',
     FREE_PLAN_CREDITS: '100000000',
     EVAL_CONCURRENCY: String(CONCURRENCY),
     BODY_LIMIT_BYTES: String(8 * 1024 * 1024),

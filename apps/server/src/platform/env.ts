@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { outboundPolicy } from './outbound/policy';
 
 const list = z
   .string()
@@ -79,20 +80,24 @@ const ZEnv = z.object({
   /** Attempts of one model call of an evaluation when the provider answers with a rate limit. */
   EVAL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(4),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
-  /** Lets agent HTTP tools call private and loopback addresses (off by default: SSRF guard). */
-  TOOLS_ALLOW_PRIVATE_URLS: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true'),
+  /**
+   * Private hosts that user-given URLs (provider base URLs, agent HTTP tools, website checks,
+   * knowledge imports) may reach: host names, host:port, addresses or CIDRs, comma-separated.
+   * Empty by default: only public addresses are reachable.
+   */
+  PRIVATE_URL_ALLOWLIST: list.superRefine((entries, context) => {
+    try {
+      outboundPolicy(entries);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  }),
   /** Provider API addresses (change them for a proxy, Azure or a test stub). */
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
   OPENROUTER_BASE_URL: z.url().default('https://openrouter.ai/api/v1'),
   ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com/v1'),
   /** How many knowledge excerpts are given to the model per reply. */
   KNOWLEDGE_MAX_CHUNKS: z.coerce.number().int().min(1).max(20).default(4),
-  // Demos: hosts (host or host:port) that POST /api/check-embeddable may fetch without the
-  // public-address checks; empty by default (the browser journeys allow their local test server).
-  CHECK_EMBEDDABLE_ALLOW_HOSTS: list,
   CHECK_EMBEDDABLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(5000),
   /** Demo chat messages one visitor address may send per minute (the demo's request limit still applies). */
   DEMO_CHAT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),

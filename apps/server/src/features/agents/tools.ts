@@ -1,7 +1,6 @@
-import { lookup } from 'node:dns/promises';
 import { jsonSchema, type ToolSet, tool } from 'ai';
 import type { Deps } from '../../platform/deps';
-import { isPublicAddress, vetUrl } from '../../platform/safe-fetch';
+import { createOutboundFetch, type OutboundPolicy, policyOf } from '../../platform/outbound';
 import type { AgentToolRow } from './schema';
 
 /**
@@ -12,6 +11,7 @@ import type { AgentToolRow } from './schema';
 
 const TOOL_TIMEOUT_MS = 15_000;
 const MAX_RESPONSE_CHARS = 4000;
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 const schemaForModel = (toolRow: AgentToolRow): Record<string, unknown> => {
   const schema = toolRow.inputSchema as {
@@ -29,17 +29,15 @@ const schemaForModel = (toolRow: AgentToolRow): Record<string, unknown> => {
   };
 };
 
-/** Refuses private, loopback and link-local targets unless TOOLS_ALLOW_PRIVATE_URLS is set. */
-const vetToolUrl = async (deps: Deps, raw: string): Promise<URL> => {
-  const url = new URL(raw);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('Tool URLs must be http or https');
-  if (deps.env.TOOLS_ALLOW_PRIVATE_URLS) return url;
-  vetUrl(raw);
-  const answers = await lookup(url.hostname.replace(/^\[|\]$/g, ''), { all: true });
-  if (!answers.length || answers.some((answer) => !isPublicAddress(answer.address))) {
-    throw new Error('The tool URL points to a private address');
-  }
-  return url;
+/** Tool calls go through the outbound guard: private targets only when PRIVATE_URL_ALLOWLIST lists them. */
+const toolFetches = new WeakMap<OutboundPolicy, typeof fetch>();
+const toolFetch = (deps: Deps): typeof fetch => {
+  const policy = policyOf(deps.env);
+  const found = toolFetches.get(policy);
+  if (found) return found;
+  const created = createOutboundFetch({ policy, field: 'url', maxResponseBytes: MAX_RESPONSE_BYTES });
+  toolFetches.set(policy, created);
+  return created;
 };
 
 export const callHttpTool = async (deps: Deps, toolRow: AgentToolRow, input: Record<string, unknown>) => {
@@ -49,7 +47,7 @@ export const callHttpTool = async (deps: Deps, toolRow: AgentToolRow, input: Rec
     used.add(name);
     return encodeURIComponent(String(values[name] ?? ''));
   });
-  const url = await vetToolUrl(deps, target);
+  const url = new URL(target);
   const rest = Object.fromEntries(Object.entries(values).filter(([name]) => !used.has(name)));
   const headers: Record<string, string> = { accept: 'application/json, text/plain;q=0.9', ...toolRow.headers };
   let body: string | undefined;
@@ -63,11 +61,10 @@ export const callHttpTool = async (deps: Deps, toolRow: AgentToolRow, input: Rec
     headers['content-type'] = 'application/json';
     body = JSON.stringify(rest);
   }
-  const response = await fetch(url, {
+  const response = await toolFetch(deps)(url, {
     method: toolRow.method,
     headers,
     body,
-    redirect: 'manual',
     signal: AbortSignal.timeout(TOOL_TIMEOUT_MS),
   });
   const text = (await response.text()).slice(0, MAX_RESPONSE_CHARS);

@@ -56,7 +56,7 @@ beforeAll(async () => {
   site = await startSite(() => `http://127.0.0.1:${otherPort}/open`);
   const port = (site.address() as AddressInfo).port;
   siteBase = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ CHECK_EMBEDDABLE_ALLOW_HOSTS: `127.0.0.1:${port}` });
+  t = await startTestApp({ PRIVATE_URL_ALLOWLIST: `127.0.0.1:${port}` });
 });
 afterAll(async () => {
   await t?.close();
@@ -98,7 +98,7 @@ describe('POST /api/check-embeddable refuses addresses that are not public', () 
     for (const path of ['/redirect-metadata', '/redirect-ten']) {
       const response = await check(`${siteBase}${path}`);
       expect(response.statusCode).toBe(422);
-      expect(response.json().error.message).toBe('This address is not public and cannot be previewed');
+      expect(response.json().error.message).toBe('This address is not public and cannot be reached');
     }
   });
 

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TCheckEmbeddableResponse } from '@switchboard/core';
 import type { Deps } from '../../platform/deps';
-import { BlockedAddressError, safeFetch } from '../../platform/safe-fetch';
+import { BlockedAddressError, policyOf, safeFetch } from '../../platform/outbound';
 
 const headerValues = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
@@ -56,11 +56,10 @@ export const checkEmbeddable = async (
   framerOrigin: string,
 ): Promise<TCheckEmbeddableResponse> => {
   try {
-    const result = await safeFetch(url, {
+    const result = await safeFetch(url, policyOf(deps.env), {
       maxBytes: 0,
       maxRedirects: 3,
       timeoutMs: deps.env.CHECK_EMBEDDABLE_TIMEOUT_MS,
-      allowHosts: deps.env.CHECK_EMBEDDABLE_ALLOW_HOSTS,
     });
     const embeddable = isEmbeddable(result.status, result.headers, framerOrigin);
     return embeddable ? { embeddable } : { embeddable, reason: 'The website does not allow being shown in a frame' };

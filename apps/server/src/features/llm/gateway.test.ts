@@ -34,7 +34,7 @@ describe('LLM gateway against a local OpenAI-compatible stub', () => {
     t = await startTestApp({
       OPENAI_BASE_URL: stub.url,
       OPENROUTER_BASE_URL: stub.url,
-      TOOLS_ALLOW_PRIVATE_URLS: 'true',
+      PRIVATE_URL_ALLOWLIST: '127.0.0.1',
       LLM_TIMEOUT_MS: '1000',
     });
     const agency = await seedAgency(t.deps.db, {

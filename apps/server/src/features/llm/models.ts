@@ -5,10 +5,10 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { OFFLINE_MODEL_ID, type TProviderId } from '@switchboard/core';
 import { decryptSecret } from '../../platform/crypto';
 import type { Deps } from '../../platform/deps';
+import { providerFetchFor } from '../../platform/outbound';
 import { TtlCache } from '../../platform/ttl-cache';
 import { findProviderKey, type ProviderKeyRow } from '../providers/repo';
 import { createOfflineModel } from './offline-model';
-import { providerFetch } from './provider-fetch';
 
 /** Provider keys of accounts, kept 10 s (saving or removing a key in this process invalidates). */
 const keyRows = new TtlCache<{ row: ProviderKeyRow | null; apiKey: string }>(10_000);
@@ -34,18 +34,19 @@ const createProviderModel = (
   credentials: ProviderCredentials,
 ): LanguageModelV3 => {
   const { apiKey } = credentials;
+  const fetch = providerFetchFor(deps.env, credentials.baseUrl);
   switch (provider) {
     case 'openai':
       return createOpenAI({
         apiKey,
         baseURL: credentials.baseUrl ?? deps.env.OPENAI_BASE_URL,
-        fetch: providerFetch,
+        fetch,
       }).chat(model);
     case 'anthropic':
       return createAnthropic({
         apiKey,
         baseURL: credentials.baseUrl ?? deps.env.ANTHROPIC_BASE_URL,
-        fetch: providerFetch,
+        fetch,
       })(model);
     case 'openrouter':
       return createOpenAICompatible({
@@ -53,7 +54,7 @@ const createProviderModel = (
         apiKey,
         baseURL: credentials.baseUrl ?? deps.env.OPENROUTER_BASE_URL,
         includeUsage: true,
-        fetch: providerFetch,
+        fetch,
       }).chatModel(model);
     case 'compatible':
       return createOpenAICompatible({
@@ -62,7 +63,7 @@ const createProviderModel = (
         baseURL: credentials.baseUrl ?? '',
         includeUsage: true,
         supportsStructuredOutputs: false,
-        fetch: providerFetch,
+        fetch,
       }).chatModel(model);
   }
 };

@@ -1,6 +1,7 @@
 import type { TKeyedProviderId } from '@switchboard/core';
 import { APICallError } from 'ai';
 import type { Deps } from '../../platform/deps';
+import { providerFetchFor } from '../../platform/outbound';
 import { mapProviderError } from '../llm/errors';
 
 /** The cheap call that tests a key on save: the provider's model list. */
@@ -26,7 +27,10 @@ export const fetchProviderModels = async (
         ? { authorization: `Bearer ${credentials.apiKey}` }
         : {};
   try {
-    const response = await fetch(url, { headers, signal: AbortSignal.timeout(15_000) });
+    const response = await providerFetchFor(deps.env, credentials.baseUrl)(url, {
+      headers,
+      signal: AbortSignal.timeout(15_000),
+    });
     const text = await response.text();
     if (!response.ok) {
       throw new APICallError({

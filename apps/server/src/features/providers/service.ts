@@ -10,6 +10,7 @@ import { encryptSecret, maskTail } from '../../platform/crypto';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { policyOf, vetUrlResolved } from '../../platform/outbound';
 import { invalidateProviderKeys } from '../llm/models';
 import { fetchProviderModels } from './models-list';
 import { listProviderKeys } from './repo';
@@ -48,6 +49,7 @@ export const saveProviderKey = async (
   if (provider !== 'compatible' && !input.apiKey) {
     throw new AppError('VALIDATION_ERROR', 'Enter the API key', { field: 'apiKey' });
   }
+  if (baseUrl) await vetUrlResolved(baseUrl, policyOf(deps.env), { field: 'baseUrl' });
   const models = await fetchProviderModels(deps, provider, { apiKey: input.apiKey, baseUrl });
   const values = {
     encryptedKey: input.apiKey ? encryptSecret(deps.env, input.apiKey) : '',

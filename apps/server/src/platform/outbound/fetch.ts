@@ -1,0 +1,142 @@
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+import { isListedHost, type OutboundPolicy, policyOf, vetUrl, vettedLookup } from './policy';
+
+/**
+ * The one way the server fetches a URL: a `fetch` over Node's http client with keep-alive
+ * connections (a fraction of the CPU of the built-in fetch for the small JSON and event-stream
+ * exchanges of model calls and tools).
+ *
+ * Given a policy, the URL is user-given and vetted: its literal address is checked before the
+ * request and its DNS answers inside the connection (the lookup hook), so the socket connects to
+ * the vetted address. Without a policy the URL is the operator's own (an environment setting)
+ * and is trusted. Redirects are not followed and no compression is asked for.
+ */
+export interface OutboundFetchOptions {
+  /** null: the URL comes from the operator's configuration and is not checked. */
+  policy: OutboundPolicy | null;
+  /** The request field named when an address is refused (`baseUrl`, `url`). */
+  field?: string;
+  /** Body bytes kept at most; the rest of a longer answer is dropped (0 keeps only the headers). */
+  maxResponseBytes?: number;
+}
+
+type Agents = { 'http:': http.Agent; 'https:': https.Agent };
+
+const agentsFor = (options: OutboundFetchOptions, guarded: boolean): Agents => {
+  const lookup = options.policy && guarded ? vettedLookup(options.policy, options.field) : undefined;
+  const settings = { keepAlive: true, maxSockets: 512, ...(lookup ? { lookup } : {}) };
+  return { 'http:': new http.Agent(settings), 'https:': new https.Agent(settings) };
+};
+
+const headersOf = (incoming: http.IncomingHttpHeaders): Headers => {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return headers;
+};
+
+/** Method, headers and body of a fetch call, whatever form it was given in. */
+const normalise = async (input: Parameters<typeof fetch>[0], init: RequestInit) => {
+  const simple =
+    (typeof input === 'string' || input instanceof URL) &&
+    (init.body === undefined || init.body === null || typeof init.body === 'string');
+  if (simple) {
+    return {
+      url: new URL(input as string | URL),
+      method: init.method ?? 'GET',
+      headers: Object.fromEntries(new Headers(init.headers)),
+      body: (init.body ?? undefined) as string | undefined,
+      signal: init.signal ?? undefined,
+    };
+  }
+  // A Request, a form or a binary body: let the platform serialise it (content type included).
+  const request = new Request(input, init);
+  const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+  return {
+    url: new URL(request.url),
+    method: request.method,
+    headers: Object.fromEntries(request.headers),
+    body,
+    signal: init.signal ?? request.signal,
+  };
+};
+
+export const createOutboundFetch = (options: OutboundFetchOptions): typeof fetch => {
+  const guarded = agentsFor(options, true);
+  const listed = options.policy ? agentsFor(options, false) : guarded;
+  return async (input, init = {}) => {
+    const call = await normalise(input, init);
+    const url = options.policy ? vetUrl(call.url, options.policy, { field: options.field }) : call.url;
+    const protocol = url.protocol as keyof Agents;
+    const agents = options.policy && isListedHost(options.policy, url) ? listed : guarded;
+    return new Promise<Response>((resolve, reject) => {
+      const request = (protocol === 'https:' ? https : http).request(
+        url,
+        { method: call.method, headers: call.headers, agent: agents[protocol], signal: call.signal },
+        (response) => {
+          const status = response.statusCode ?? 502;
+          const headers = headersOf(response.headers);
+          const empty = status === 204 || status === 304 || call.method === 'HEAD';
+          if (!empty && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+            resolve(new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, { status, headers }));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const limit = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
+          const finish = () =>
+            resolve(
+              new Response(empty ? null : Buffer.concat(chunks), {
+                status,
+                statusText: response.statusMessage,
+                headers,
+              }),
+            );
+          if (limit === 0) {
+            response.destroy();
+            finish();
+            return;
+          }
+          response.on('data', (chunk: Buffer) => {
+            if (size + chunk.length >= limit) {
+              chunks.push(chunk.subarray(0, limit - size));
+              response.destroy();
+              finish();
+              return;
+            }
+            size += chunk.length;
+            chunks.push(chunk);
+          });
+          response.on('error', reject);
+          response.on('end', finish);
+        },
+      );
+      request.on('error', reject);
+      request.end(call.body);
+    });
+  };
+};
+
+const operatorFetch = createOutboundFetch({ policy: null });
+const userFetches = new WeakMap<OutboundPolicy, typeof fetch>();
+
+/**
+ * The fetch of a model provider: a base URL the user saved is vetted (a refusal names `baseUrl`);
+ * the providers' default addresses come from the operator's settings and are trusted.
+ */
+export const providerFetchFor = (
+  env: { PRIVATE_URL_ALLOWLIST: string[] },
+  userBaseUrl: string | null,
+): typeof fetch => {
+  if (!userBaseUrl) return operatorFetch;
+  const policy = policyOf(env);
+  const found = userFetches.get(policy);
+  if (found) return found;
+  const created = createOutboundFetch({ policy, field: 'baseUrl' });
+  userFetches.set(policy, created);
+  return created;
+};
