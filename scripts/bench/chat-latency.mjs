@@ -84,6 +84,7 @@ const server = spawn(process.execPath, [...profile, path.join(root, 'apps/server
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'true',
     NODE_ENV: 'production',
+    PUBLIC_URL: `http://127.0.0.1:${PORT}`,
     DIRECT_LOGIN_ALLOWLIST: ADMIN,
     OPENAI_BASE_URL: stubUrl,
     FREE_PLAN_CREDITS: '100000000',

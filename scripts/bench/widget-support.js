@@ -118,6 +118,7 @@ export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, proce
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'true',
       NODE_ENV: 'production',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       DIRECT_LOGIN_ALLOWLIST: ADMIN,
       ...(stubUrl ? { OPENAI_BASE_URL: stubUrl } : {}),
       FREE_PLAN_CREDITS: '100000000',

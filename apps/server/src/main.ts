@@ -6,7 +6,15 @@ import { loadEnv } from './platform/env';
 import { startJobWorkers } from './platform/jobs';
 import { closeDeps, createDeps } from './platform/runtime';
 
-const env = loadEnv();
+const env = (() => {
+  try {
+    return loadEnv();
+  } catch (error) {
+    // A wrong setting stops the start with its message (which names the variable), not a stack trace.
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+})();
 const deps = await createDeps(env);
 const { app } = await buildApp(deps);
 const stopJobWorkers = env.JOB_WORKERS ? startJobWorkers(deps) : async () => {};

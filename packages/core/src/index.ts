@@ -1,5 +1,6 @@
 export * from './agents/dynamic-form';
 export * from './agents/schemas';
+export * from './auth/return-path';
 export * from './auth/schemas';
 export * from './billing';
 export * from './conversations/api-keys';

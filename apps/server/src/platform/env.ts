@@ -16,7 +16,16 @@ const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: z.url().optional(),
+  /** The site's origin in emailed links and embed codes; required in production. */
+  PUBLIC_URL: z
+    .url()
+    .refine(
+      (value) => /^https?:\/\/[^/?#]+\/?$/.test(value),
+      'PUBLIC_URL must be an origin like https://switchboard.example.com',
+    )
+    .optional(),
+  /** Without PUBLIC_URL (development), hosts besides loopback whose requests may choose link origins. */
+  DEV_ALLOWED_HOSTS: list,
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z
     .string()
@@ -108,10 +117,22 @@ const ZEnv = z.object({
 
 export type Env = z.infer<typeof ZEnv>;
 
+/** Settings that only make sense together. */
+const ZCheckedEnv = ZEnv.superRefine((env, context) => {
+  if (env.NODE_ENV === 'production' && !env.PUBLIC_URL) {
+    context.addIssue({
+      code: 'custom',
+      path: ['PUBLIC_URL'],
+      message:
+        'PUBLIC_URL is required in production: the origin of sign-in links and embed codes, e.g. https://switchboard.example.com',
+    });
+  }
+});
+
 /** Reads and validates the environment once; a wrong value names its variable. */
 export const loadEnv = (source: NodeJS.ProcessEnv = process.env): Env => {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
-  const parsed = ZEnv.safeParse(cleaned);
+  const parsed = ZCheckedEnv.safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);

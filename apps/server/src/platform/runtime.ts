@@ -5,6 +5,7 @@ import { type OpenDatabaseOptions, openDatabase } from '../db/client';
 import type { Deps } from './deps';
 import type { Env } from './env';
 import { createLocalBus, createRedisBus } from './event-bus';
+import { defaultOrigin } from './http';
 
 export interface RuntimeOptions {
   /** Overrides of how the database is opened (tests use an in-memory PGlite or their own schema). */
@@ -49,7 +50,7 @@ export const createDeps = async (env: Env, options: RuntimeOptions = {}): Promis
     redis,
     bus,
     log,
-    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    publicUrl: defaultOrigin(env),
   };
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSafeReturnPath } from './return-path';
 
 /** Email as the sign-in dialog sends it: trimmed and lower-cased, 'Email is required' when empty. */
 export const ZEmail = z
@@ -27,13 +28,16 @@ export const ZPreRegisterResponse = z.object({ success: z.boolean(), userId: z.s
 export const ZCheckLinkedAccessQuery = z.object({ email: ZEmail });
 export const ZCheckLinkedAccessResponse = z.object({ hasLinkedAccess: z.boolean() });
 
-/** A return URL is a same-site path only, never another origin. */
+/**
+ * A return URL is a same-site path only (see return-path.ts); anything else is dropped, so the
+ * caller lands on the default page instead of another site.
+ */
 export const ZReturnPath = z
   .string()
   .max(2000)
-  .refine((value) => value.startsWith('/') && !value.startsWith('//') && !value.includes('\\'), {
-    message: 'Return URL must be a path on this site',
-  });
+  .refine(isSafeReturnPath, { message: 'Return URL must be a path on this site' })
+  .optional()
+  .catch(undefined);
 
 export const ZDirectLoginRequest = z.object({ email: ZEmail, returnUrl: ZReturnPath.optional() });
 export const ZDirectLoginResponse = z.object({ redirectUrl: z.string() });

@@ -1,6 +1,6 @@
 /** Checkout, customer portal, subscription details and the access check. */
 import type { TCheckoutRequest } from '@switchboard/core';
-import { findPromotion } from '@switchboard/core';
+import { findPromotion, returnPathOn } from '@switchboard/core';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
@@ -15,16 +15,9 @@ export const invalidPlan = () =>
     field: 'priceId',
   });
 
-/** Keeps a redirect on this site: a path, or a URL of the same origin. */
-const sameSite = (value: string | null | undefined, origin: string, fallback: string) => {
-  if (!value) return `${origin}${fallback}`;
-  try {
-    const url = new URL(value, origin);
-    return url.origin === new URL(origin).origin ? url.toString() : `${origin}${fallback}`;
-  } catch {
-    return `${origin}${fallback}`;
-  }
-};
+/** Keeps a redirect on this site: a strict path, or a URL of the same origin (see returnPathOn). */
+const sameSite = (value: string | null | undefined, origin: string, fallback: string) =>
+  `${origin}${returnPathOn(value, origin, fallback)}`;
 
 export type CheckoutAnswer =
   | { url: string }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
-import { isListedHost, type OutboundPolicy, policyOf, vetUrl, vettedLookup } from './policy';
+import { isListedHost, type OutboundPolicy, policyOf, vettedLookup, vetUrl } from './policy';
 
 /**
  * The one way the server fetches a URL: a `fetch` over Node's http client with keep-alive

@@ -1,4 +1,4 @@
-import { findTier, formatMinor } from '@switchboard/core';
+import { findTier, formatMinor, returnPathOn, safeReturnPath } from '@switchboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { useState } from 'react';
@@ -119,7 +119,7 @@ export const SandboxCheckoutPage = () => {
 /** The sandbox stands in for the payment provider's customer portal. */
 export const SandboxPortalPage = () => {
   const [params] = useSearchParams();
-  const back = params.get('returnUrl') ?? '/usage';
+  const back = returnPathOn(params.get('returnUrl'), window.location.origin, '/usage');
   return (
     <CenteredPage>
       <Card className="space-y-3">
@@ -158,7 +158,7 @@ export const SuccessPage = () => {
           </Link>
           <Link
             className="inline-flex h-10 items-center rounded-lg border border-border px-4 text-sm font-medium"
-            to={returnUrl?.startsWith('/') ? returnUrl : '/agents/create'}
+            to={safeReturnPath(returnUrl, '/agents/create')}
             onClick={() => storage.remove(CHECKOUT_RETURN_URL_KEY)}
           >
             Continue

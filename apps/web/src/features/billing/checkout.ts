@@ -33,7 +33,7 @@ export interface CheckoutOptions {
 const messageOf = (body: CheckoutAnswer | null): string | null =>
   typeof body?.error === 'string' ? body.error : (body?.error?.message ?? null);
 
-export const openBillingPortal = async (returnUrl = `${window.location.origin}/usage`) => {
+export const openBillingPortal = async (returnUrl = '/usage') => {
   const { url } = await api<{ url: string }>('/api/stripe/create-portal', { body: { returnUrl } });
   window.location.assign(url);
 };

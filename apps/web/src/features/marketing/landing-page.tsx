@@ -1,3 +1,4 @@
+import { safeReturnPath } from '@switchboard/core';
 import { Bot, FlaskConical, Globe, MessageSquare, Presentation, ShieldCheck } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -73,7 +74,7 @@ export const LandingPage = () => {
   useEffect(() => {
     if (params.get('scrollToPricing') === 'true') setTimeout(() => scrollToSection('pricing'), 50);
     if (params.get('signin') === '1' && !user) {
-      openSignIn({ returnUrl: params.get('returnUrl') ?? undefined });
+      openSignIn({ returnUrl: safeReturnPath(params.get('returnUrl'), '') || undefined });
     }
     const hash = window.location.hash.replace('#', '');
     if (hash) setTimeout(() => scrollToSection(hash), 50);
@@ -81,7 +82,7 @@ export const LandingPage = () => {
 
   const getStarted = () =>
     openSignIn({
-      returnUrl: params.get('returnUrl') ?? undefined,
+      returnUrl: safeReturnPath(params.get('returnUrl'), '') || undefined,
       scrollToPricing: true,
       promoCode: params.get('promo') ?? undefined,
     });
