@@ -62,9 +62,9 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   app.decorate('callerResolvers', [sessionCallerResolver]);
 
   installErrorHandler(app);
-  installGuard(app);
-
   await app.register(fastifyCookie);
+  // After the cookie parser: the guard authenticates in onRequest from the parsed cookies.
+  installGuard(app);
   await app.register(fastifyRateLimit, {
     global: false,
     ...(deps.redis ? { redis: deps.redis, nameSpace: 'sb:rl:' } : {}),

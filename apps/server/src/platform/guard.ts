@@ -14,12 +14,13 @@ export type SubaccountResolver = (request: FastifyRequest, deps: Deps) => Promis
 /**
  * What a route needs, declared in its config (`config: { access: ... }`):
  * - `public`: anyone, the caller is still resolved when a session exists;
- * - `user`: a signed-in user (session or API key);
+ * - `user`: a signed-in user (session or API key), who owns the thing the route is about when
+ *   `owns` is given;
  * - `subaccount`: a signed-in user with at least `role` in the sub-account the resolver finds.
  */
 export type AccessRule =
   | { kind: 'public' }
-  | { kind: 'user' }
+  | { kind: 'user'; owns?: OwnershipCheck }
   | { kind: 'subaccount'; role: TRole; subaccount: SubaccountResolver };
 
 export interface Tenant {
@@ -27,6 +28,16 @@ export interface Tenant {
   accountId: string;
   role: TRole;
 }
+
+export interface GuardedRoute {
+  method: string;
+  url: string;
+  access: AccessRule;
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown };
+}
+
+/** For `user` routes about one thing of the caller's (a sandbox checkout): does the caller own it? */
+export type OwnershipCheck = (request: FastifyRequest, deps: Deps, caller: Caller) => Promise<boolean>;
 
 export type CallerResolver = (request: FastifyRequest, deps: Deps) => Promise<Caller | null>;
 
@@ -41,13 +52,15 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
     callerResolvers: CallerResolver[];
-    /** Every guarded route with its declared rule, for tests and the API reference. */
-    guardedRoutes: { method: string; url: string; access: AccessRule }[];
+    /** Every guarded route with its declared rule and schema, for tests and the API reference. */
+    guardedRoutes: GuardedRoute[];
   }
 }
 
 export const publicAccess = (): { access: AccessRule } => ({ access: { kind: 'public' } });
-export const userAccess = (): { access: AccessRule } => ({ access: { kind: 'user' } });
+export const userAccess = (owns?: OwnershipCheck): { access: AccessRule } => ({
+  access: owns ? { kind: 'user', owns } : { kind: 'user' },
+});
 export const subaccountAccess = (role: TRole, subaccount: SubaccountResolver): { access: AccessRule } => ({
   access: { kind: 'subaccount', role, subaccount },
 });
@@ -127,23 +140,39 @@ export const installGuard = (app: FastifyInstance) => {
     }
     if (guarded && route.config?.access) {
       for (const method of [route.method].flat()) {
-        if (method !== 'HEAD') app.guardedRoutes.push({ method, url, access: route.config.access });
+        if (method !== 'HEAD') {
+          app.guardedRoutes.push({ method, url, access: route.config.access, schema: route.schema });
+        }
       }
     }
   });
 
-  app.addHook('preHandler', async (request) => {
+  // Authentication first, from headers alone: a signed-out caller gets 401 whatever the body
+  // (before it is even parsed), and learns nothing of the route's schema.
+  app.addHook('onRequest', async (request) => {
     const rule = request.routeOptions.config?.access;
     if (!rule) return;
     for (const resolve of app.callerResolvers) {
       request.caller = await resolve(request, app.deps);
       if (request.caller) break;
     }
-    if (rule.kind === 'public') return;
-    if (!request.caller) throw new AppError('UNAUTHORIZED', 'Please sign in to continue');
-    if (rule.kind === 'user') return;
+    if (rule.kind !== 'public' && !request.caller) throw new AppError('UNAUTHORIZED', 'Please sign in to continue');
+  });
+
+  // Then access to the sub-account (from the route's parameters and headers), still before the
+  // body is validated: a caller without access gets 404 or 403, never a 422 describing the schema.
+  app.addHook('preValidation', async (request) => {
+    const rule = request.routeOptions.config?.access;
+    if (!rule || rule.kind === 'public' || !request.caller) return;
+    if (rule.kind === 'user') {
+      if (rule.owns && !(await rule.owns(request, app.deps, request.caller)))
+        throw new AppError('NOT_FOUND', 'Not found');
+      return;
+    }
     const subaccountId = await rule.subaccount(request, app.deps);
-    if (!subaccountId) throw new AppError('NOT_FOUND', 'Not found');
+    if (!subaccountId || typeof subaccountId !== 'string' || subaccountId.length > 64) {
+      throw new AppError('NOT_FOUND', 'Not found');
+    }
     if (request.caller.apiKeySubaccountId && request.caller.apiKeySubaccountId !== subaccountId) {
       throw new AppError('NOT_FOUND', 'Not found');
     }

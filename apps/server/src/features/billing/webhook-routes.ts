@@ -78,9 +78,21 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const ZParams = z.object({ checkoutId: z.string().max(80) });
 
+  /** The guard's check, before the body is read: another account's checkout is not found. */
+  const checkoutAccess = userAccess(async (request, _deps, caller) => {
+    const { checkoutId } = request.params as { checkoutId?: unknown };
+    if (typeof checkoutId !== 'string' || checkoutId.length > 80) return false;
+    try {
+      await ownCheckout(sandboxFor(originOf(request, deps.env)), checkoutId, caller.userId);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+
   app.get(
     '/api/billing/sandbox/checkouts/:checkoutId',
-    { config: userAccess(), schema: { tags, params: ZParams } },
+    { config: checkoutAccess, schema: { tags, params: ZParams } },
     async (request) => {
       const provider = sandboxFor(originOf(request, deps.env));
       const checkout = await ownCheckout(provider, request.params.checkoutId, callerOf(request).userId);
@@ -99,7 +111,7 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/billing/sandbox/checkouts/:checkoutId/complete',
     {
-      config: userAccess(),
+      config: checkoutAccess,
       schema: { tags, params: ZParams, body: z.object({ outcome: z.enum(['pay', 'decline']) }) },
     },
     async (request) => {
