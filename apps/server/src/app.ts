@@ -7,12 +7,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { agentRoutes } from './features/agents/routes';
 import { apiKeyRoutes } from './features/api-keys/routes';
 import { createMailer, type Mailer } from './features/auth/mailer';
@@ -34,6 +29,7 @@ import type { Deps } from './platform/deps';
 import { installErrorHandler, sendError } from './platform/error-handler';
 import { installGuard, sessionCallerResolver } from './platform/guard';
 import { newSupportId } from './platform/ids';
+import { createSerializerCompiler } from './platform/serializer';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -57,7 +53,7 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
     genReqId: () => newSupportId().slice(0, 16),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createSerializerCompiler(app.log, deps.env.NODE_ENV === 'test'));
   app.decorate('deps', deps);
   app.decorate('callerResolvers', [sessionCallerResolver]);
 

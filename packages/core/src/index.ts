@@ -17,5 +17,6 @@ export * from './knowledge/terms';
 export * from './llm/schemas';
 export * from './navigation/workspace';
 export * from './tenancy/schemas';
+export * from './text/fit';
 export * from './theme/schemas';
 export * from './widget/index';

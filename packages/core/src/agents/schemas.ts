@@ -55,6 +55,17 @@ export const ZAgentTool = z.object({
 export type TAgentTool = z.infer<typeof ZAgentTool>;
 export type TAgentToolInput = z.input<typeof ZAgentTool>;
 
+/**
+ * A sampling setting, kept to 4 decimals: the database stores it as a 4-byte float, which cannot
+ * hold a value as tiny as 5e-323 (a valid number in JSON).
+ */
+const samplingNumber = (min: number, max: number) =>
+  z
+    .number({ error: 'Enter a number' })
+    .min(min, `At least ${min}`)
+    .max(max, `At most ${max}`)
+    .overwrite((value) => Math.round(value * 10_000) / 10_000);
+
 const agentFields = {
   name: z.string().trim().min(1, 'Enter a name').max(120, 'Use at most 120 characters'),
   type: ZAgentType,
@@ -63,15 +74,15 @@ const agentFields = {
   systemPrompt: z.string().max(20_000, 'Use at most 20,000 characters'),
   firstMessage: z.string().max(2000, 'Use at most 2,000 characters'),
   suggestedResponses: z.array(z.string().trim().min(1).max(200)).max(10, 'At most 10 suggested responses'),
-  temperature: z.number({ error: 'Enter a number' }).min(0, 'At least 0').max(2, 'At most 2'),
+  temperature: samplingNumber(0, 2),
   maxTokens: z
     .number({ error: 'Enter a whole number' })
     .int('Enter a whole number')
     .min(1, 'At least 1')
     .max(128_000, 'At most 128000'),
-  topP: z.number({ error: 'Enter a number' }).min(0, 'At least 0').max(1, 'At most 1'),
-  frequencyPenalty: z.number({ error: 'Enter a number' }).min(-2, 'At least -2').max(2, 'At most 2'),
-  presencePenalty: z.number({ error: 'Enter a number' }).min(-2, 'At least -2').max(2, 'At most 2'),
+  topP: samplingNumber(0, 1),
+  frequencyPenalty: samplingNumber(-2, 2),
+  presencePenalty: samplingNumber(-2, 2),
   stopSequences: z.array(z.string().min(1).max(100)).max(4, 'At most 4 stop sequences'),
   tools: z
     .array(ZAgentTool)

@@ -162,3 +162,35 @@ describe('widget connections', () => {
     expect(ok.statusCode).toBe(200);
   });
 });
+
+describe('names derived from a long agent name', () => {
+  it.each([81, 100, 120])('creates and lists a connection for an agent named with %i characters', async (length) => {
+    const agency = await seedAgency(t.deps.db, {
+      accountName: `Long ${length}`,
+      owner: { email: `long${length}@example.com`, name: 'Long' },
+      subaccounts: ['Long Co'],
+    });
+    const sub = agency.subaccountIds[0] as string;
+    const cookie = await t.cookieFor(agency.ownerId);
+    const name = 'N'.repeat(length);
+    const agent = await t.app.inject({
+      method: 'POST',
+      url: '/api/agents',
+      headers: { cookie, 'x-subaccount-id': sub },
+      payload: { name },
+    });
+    expect(agent.statusCode).toBe(201);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/connections',
+      headers: { cookie },
+      payload: { subaccountId: sub, buildId: agent.json().id, type: 'website-widget' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().connectionName.length).toBeLessThanOrEqual(80);
+    expect(created.json().settings.widgetTitle.length).toBeLessThanOrEqual(80);
+    const list = await t.app.inject({ url: `/api/subaccounts/${sub}/connections`, headers: { cookie } });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().connections).toHaveLength(1);
+  });
+});

@@ -1,4 +1,5 @@
 import {
+  fitText,
   STORED_WIDGET_DEFAULTS,
   type TConnection,
   type TCreateConnectionRequest,
@@ -20,6 +21,15 @@ import { connections } from './schema';
 export const widgetChangedChannel = 'widget:changed';
 
 const TYPE_NAMES = { 'website-widget': 'Website Widget', 'website-block': 'Website Block' } as const;
+/** The limits of a connection's name and widget title (ZUpdateConnectionRequest, ZWidgetSettings). */
+const CONNECTION_NAME_MAX = 80;
+const WIDGET_TITLE_MAX = 80;
+
+/** "{agent name} Website Widget", the agent's name cut so the whole fits the name's limit. */
+const derivedConnectionName = (agentName: string, type: keyof typeof TYPE_NAMES) => {
+  const suffix = TYPE_NAMES[type];
+  return `${fitText(agentName, CONNECTION_NAME_MAX - suffix.length - 1)} ${suffix}`;
+};
 
 const loadOwned = async (db: Db, subaccountId: string, connectionId: string) => {
   const row = await repo.findConnection(db, connectionId);
@@ -41,7 +51,10 @@ export const createConnection = async (
 ): Promise<TConnection> => {
   const agent = await repo.findAgentInSubaccount(deps.db, input.buildId, tenant.subaccountId);
   if (!agent) throw new AppError('BUILD_NOT_FOUND', 'Pick an agent of this sub-account', { field: 'buildId' });
-  const settings = { ...STORED_WIDGET_DEFAULTS, widgetTitle: agent.name || STORED_WIDGET_DEFAULTS.widgetTitle };
+  const settings = {
+    ...STORED_WIDGET_DEFAULTS,
+    widgetTitle: fitText(agent.name || STORED_WIDGET_DEFAULTS.widgetTitle, WIDGET_TITLE_MAX),
+  };
   const now = new Date();
   // The plan's connections-per-type limit is checked in the same transaction as the insert.
   const row = await deps.db.transaction(async (tx) => {
@@ -57,7 +70,7 @@ export const createConnection = async (
         subaccountId: tenant.subaccountId,
         accountId: tenant.accountId,
         type: input.type,
-        name: input.connectionName ?? `${agent.name} ${TYPE_NAMES[input.type]}`,
+        name: input.connectionName ?? derivedConnectionName(agent.name, input.type),
         widgetId: newId('widget'),
         buildId: agent.id,
         settings,

@@ -27,7 +27,7 @@ const fromBodyAgent =
   (key: string): SubaccountResolver =>
   async (request, deps) => {
     const id = (request.body as Record<string, unknown> | undefined)?.[key];
-    if (typeof id !== 'string' || !id) return undefined;
+    if (typeof id !== 'string' || !id || id.length > 64) return undefined;
     const agent = await findAgent(deps.db, id);
     if (!agent) throw new AppError('AGENT_NOT_FOUND', 'The agent does not exist or was deleted.');
     return agent.subaccountId;
