@@ -13,6 +13,10 @@ const env = {
   DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'switchboard-e2e-')),
   DIRECT_LOGIN_ALLOWLIST: '',
   SIGNIN_RATE_LIMIT_PER_MINUTE: '1000',
+  // Every journey signs in from 127.0.0.1.
+  SIGNIN_ADDRESS_RATE_LIMIT_PER_MINUTE: '100000',
+  PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE: '100000',
+  CHECK_USER_ADDRESS_RATE_LIMIT_PER_MINUTE: '100000',
   LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
   NODE_ENV: 'development',
   // The journeys' own local servers (the demos journey's site, the evaluation journey's model stub)

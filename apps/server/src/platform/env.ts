@@ -52,6 +52,12 @@ const ZEnv = z.object({
     .optional(),
   /** Sign-in links one address may request per minute. */
   SIGNIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Sign-in links one client address may request per minute, whatever the email. */
+  SIGNIN_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  /** Pre-registrations one client address may make per minute. */
+  PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** Email checks (GET /api/auth/check-user) one client address may make per minute. */
+  CHECK_USER_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   MAGIC_LINK_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   SEED_DEMO: z

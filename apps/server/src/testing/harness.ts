@@ -27,6 +27,10 @@ export const openTestDeps = async (overrides: Record<string, string> = {}) => {
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
     DATA_DIR: '/tmp/switchboard-test',
+    // Every test request comes from one address; the tests of these limits set their own.
+    SIGNIN_ADDRESS_RATE_LIMIT_PER_MINUTE: '1000000',
+    PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE: '1000000',
+    CHECK_USER_ADDRESS_RATE_LIMIT_PER_MINUTE: '1000000',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...overrides,

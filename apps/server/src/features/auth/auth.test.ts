@@ -137,3 +137,57 @@ describe('sign-in link rate limit', () => {
     await limited.close();
   });
 });
+
+describe('per-address limits on the public sign-in calls', () => {
+  it('refuses more pre-registrations, sign-in links and email checks per address than the limits', async () => {
+    const limited = await startTestApp({
+      SIGNIN_ADDRESS_RATE_LIMIT_PER_MINUTE: '3',
+      PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE: '2',
+      CHECK_USER_ADDRESS_RATE_LIMIT_PER_MINUTE: '2',
+    });
+    try {
+      const from = (ip: string) => ({ remoteAddress: ip });
+      const links = [];
+      for (let i = 0; i < 4; i += 1) {
+        links.push(
+          await limited.app.inject({
+            method: 'POST',
+            url: '/api/auth/sign-in/magic-link',
+            payload: { email: `person${i}@example.com` },
+            ...from('203.0.113.7'),
+          }),
+        );
+      }
+      expect(links.map((response) => response.statusCode)).toEqual([200, 200, 200, 429]);
+      expect(links[3]?.json().error.code).toBe('RATE_LIMIT_EXCEEDED');
+      const elsewhere = await limited.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/magic-link',
+        payload: { email: 'person9@example.com' },
+        ...from('198.51.100.4'),
+      });
+      expect(elsewhere.statusCode).toBe(200);
+      const registers = [];
+      for (let i = 0; i < 3; i += 1) {
+        registers.push(
+          await limited.app.inject({
+            method: 'POST',
+            url: '/api/auth/pre-register',
+            payload: { email: `new${i}@example.com` },
+            ...from('203.0.113.8'),
+          }),
+        );
+      }
+      expect(registers.map((response) => response.statusCode)).toEqual([200, 200, 429]);
+      const checks = [];
+      for (let i = 0; i < 3; i += 1) {
+        checks.push(
+          await limited.app.inject({ url: `/api/auth/check-user?email=c${i}@example.com`, ...from('203.0.113.9') }),
+        );
+      }
+      expect(checks.map((response) => response.statusCode)).toEqual([200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

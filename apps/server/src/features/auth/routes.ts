@@ -20,6 +20,7 @@ import {
 import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { addressLimit } from '../../platform/address-limit';
 import { devMailboxEnabled, googleEnabled } from '../../platform/env';
 import { AppError } from '../../platform/errors';
 import { publicAccess } from '../../platform/guard';
@@ -73,13 +74,21 @@ export const authRoutes =
 
     app.get(
       '/api/auth/check-user',
-      { config: publicAccess(), schema: { tags, querystring: ZCheckUserQuery, response: { 200: ZCheckUserResponse } } },
+      {
+        config: publicAccess(),
+        onRequest: addressLimit(deps, 'check-user', deps.env.CHECK_USER_ADDRESS_RATE_LIMIT_PER_MINUTE),
+        schema: { tags, querystring: ZCheckUserQuery, response: { 200: ZCheckUserResponse } },
+      },
       async (request) => service.checkUser(deps.db, request.query.email),
     );
 
     app.post(
       '/api/auth/pre-register',
-      { config: publicAccess(), schema: { tags, body: ZPreRegisterRequest, response: { 200: ZPreRegisterResponse } } },
+      {
+        config: publicAccess(),
+        onRequest: addressLimit(deps, 'pre-register', deps.env.PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE),
+        schema: { tags, body: ZPreRegisterRequest, response: { 200: ZPreRegisterResponse } },
+      },
       async (request) => ({
         success: true,
         userId: await service.preRegister(deps.db, request.body.email, request.body.emailconsent),
@@ -98,6 +107,7 @@ export const authRoutes =
     app.post(
       '/api/auth/sign-in/magic-link',
       {
+        onRequest: addressLimit(deps, 'magic-link', deps.env.SIGNIN_ADDRESS_RATE_LIMIT_PER_MINUTE),
         config: {
           ...publicAccess(),
           rateLimit: {

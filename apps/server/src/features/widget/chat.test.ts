@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
@@ -140,6 +141,22 @@ describe('public widget chat', () => {
     const res = await chat({ message: 'over the limit', contactIdentifier: 'preview_daily' });
     expect(res.statusCode).toBe(429);
     expect(res.json().error.message).toBe('This chat has reached its daily message limit. Please try again tomorrow.');
+    await settings({ dailyLimit: 200 });
+  });
+
+  it('counts only admitted messages against the daily limit: one visitor flooding cannot shut the widget', async () => {
+    await settings({ dailyLimit: 10 });
+    // A fresh day counter for this widget, so earlier tests do not count.
+    await t.deps.db.execute(sql`delete from widget_counters where key like ${`d:${widgetId}%`}`);
+    if (t.deps.redis) await t.deps.redis.del(`sb:wc:d:${widgetId}:${new Date().toISOString().slice(0, 10)}`);
+    const flood: number[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      flood.push((await chat({ message: `flood ${i}`, contactIdentifier: 'preview_flooder' })).statusCode);
+    }
+    expect(flood.filter((status) => status === 200)).toHaveLength(5);
+    expect(flood.filter((status) => status === 429)).toHaveLength(35);
+    const other = await chat({ message: 'Is anyone there?', contactIdentifier: 'preview_someone_else' });
+    expect(other.statusCode, other.body).toBe(200);
     await settings({ dailyLimit: 200 });
   });
 

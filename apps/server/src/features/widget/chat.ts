@@ -4,7 +4,7 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
-import { incrementCounters, utcDay } from './counters';
+import { incrementCounters, utcDay } from '../../platform/counters';
 import { isOriginAllowed } from './domains';
 import { getLiveWidget, type LiveWidget } from './live-config';
 
@@ -35,15 +35,19 @@ export const admitChat = async (
     throw new AppError('FORBIDDEN', WIDGET_ERRORS.domain, { field: 'origin' });
   }
   if (!widget.agentId) throw new AppError('BUILD_NOT_FOUND', WIDGET_ERRORS.noAgent);
+  // The burst limits first: a message they refuse must not use up the widget's daily limit,
+  // or one visitor could shut the widget for everyone.
   const minute = String(Math.floor(Date.now() / 60_000));
-  const [daily = 0, visitor = 0, ip = 0] = await incrementCounters(deps, [
-    { key: `d:${widget.widgetId}`, window: utcDay(), ttlSeconds: 2 * 86_400 },
+  const [visitor = 0, ip = 0] = await incrementCounters(deps, [
     { key: `v:${widget.widgetId}:${body.contactIdentifier}`, window: minute, ttlSeconds: 120 },
     { key: `i:${widget.widgetId}:${caller.ip}`, window: minute, ttlSeconds: 120 },
   ]);
   if (visitor > deps.env.WIDGET_VISITOR_BURST_LIMIT || ip > deps.env.WIDGET_IP_BURST_LIMIT) {
     throw new AppError('RATE_LIMIT_EXCEEDED', WIDGET_ERRORS.burst, { reason: 'burst' });
   }
+  const [daily = 0] = await incrementCounters(deps, [
+    { key: `d:${widget.widgetId}`, window: utcDay(), ttlSeconds: 2 * 86_400 },
+  ]);
   if (daily > widget.settings.dailyLimit) {
     throw new AppError('RATE_LIMIT_EXCEEDED', WIDGET_ERRORS.daily, { reason: 'daily_limit' });
   }

@@ -1,6 +1,6 @@
 import { lt, sql } from 'drizzle-orm';
-import type { Deps } from '../../platform/deps';
-import { widgetCounters } from '../connections/schema';
+import { widgetCounters } from '../features/connections/schema';
+import type { Deps } from './deps';
 
 export interface CounterHit {
   key: string;
