@@ -20,7 +20,7 @@ export type SubaccountResolver = (request: FastifyRequest, deps: Deps) => Promis
  */
 export type AccessRule =
   | { kind: 'public' }
-  | { kind: 'user'; owns?: OwnershipCheck }
+  | { kind: 'user'; owns?: OwnershipCheck; sessionOnly?: boolean }
   | { kind: 'subaccount'; role: TRole; subaccount: SubaccountResolver };
 
 export interface Tenant {
@@ -58,8 +58,12 @@ declare module 'fastify' {
 }
 
 export const publicAccess = (): { access: AccessRule } => ({ access: { kind: 'public' } });
-export const userAccess = (owns?: OwnershipCheck): { access: AccessRule } => ({
-  access: owns ? { kind: 'user', owns } : { kind: 'user' },
+/**
+ * A signed-in user. `owns`: the caller must own the thing the route is about. `sessionOnly`: not
+ * with an API key, which is bound to one sub-account (creating sub-accounts, say).
+ */
+export const userAccess = (options: { owns?: OwnershipCheck; sessionOnly?: boolean } = {}): { access: AccessRule } => ({
+  access: { kind: 'user', ...options },
 });
 export const subaccountAccess = (role: TRole, subaccount: SubaccountResolver): { access: AccessRule } => ({
   access: { kind: 'subaccount', role, subaccount },
@@ -165,6 +169,9 @@ export const installGuard = (app: FastifyInstance) => {
     const rule = request.routeOptions.config?.access;
     if (!rule || rule.kind === 'public' || !request.caller) return;
     if (rule.kind === 'user') {
+      if (rule.sessionOnly && request.caller.apiKeyId) {
+        throw new AppError('FORBIDDEN', 'An API key is bound to one sub-account and cannot do this');
+      }
       if (rule.owns && !(await rule.owns(request, app.deps, request.caller)))
         throw new AppError('NOT_FOUND', 'Not found');
       return;

@@ -71,7 +71,12 @@ const stringArbitrary = (def: Def): fc.Arbitrary<string> => {
       const local = fc.stringMatching(/^[a-z0-9]{1,30}(\.[a-z0-9]{1,20})?$/);
       const domain = fc.constantFrom('example.com', 'mail.example.org', 'agency.test');
       const longest = fc.constant(`${'a'.repeat(64)}@${'b'.repeat(60)}.example.com`);
-      return fit(fc.oneof(fc.tuple(local, domain).map(([name, host]) => `${name}@${host}`), longest));
+      return fit(
+        fc.oneof(
+          fc.tuple(local, domain).map(([name, host]) => `${name}@${host}`),
+          longest,
+        ),
+      );
     }
     case 'url':
       return fit(fc.webUrl({ validSchemes: ['https'] }));

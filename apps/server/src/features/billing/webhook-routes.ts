@@ -58,7 +58,7 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
     return provider;
   };
 
-  /** The sandbox checkout, only for a member of the account it belongs to. */
+  /** The sandbox checkout, only for the owner or an admin of the account it belongs to (who may buy plans). */
   const ownCheckout = async (provider: SandboxProvider, id: string, userId: string) => {
     const checkout = await provider.checkoutDetails(id);
     if (!checkout) throw new AppError('NOT_FOUND', 'Checkout not found');
@@ -70,7 +70,13 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
       .select({ id: memberships.id })
       .from(memberships)
       .innerJoin(subaccounts, eq(subaccounts.id, memberships.subaccountId))
-      .where(and(eq(subaccounts.accountId, checkout.accountId), eq(memberships.userId, userId)))
+      .where(
+        and(
+          eq(subaccounts.accountId, checkout.accountId),
+          eq(memberships.userId, userId),
+          eq(memberships.role, 'admin'),
+        ),
+      )
       .limit(1);
     if (!owner[0] && !member[0]) throw new AppError('NOT_FOUND', 'Checkout not found');
     return checkout;
@@ -79,15 +85,18 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
   const ZParams = z.object({ checkoutId: z.string().max(80) });
 
   /** The guard's check, before the body is read: another account's checkout is not found. */
-  const checkoutAccess = userAccess(async (request, _deps, caller) => {
-    const { checkoutId } = request.params as { checkoutId?: unknown };
-    if (typeof checkoutId !== 'string' || checkoutId.length > 80) return false;
-    try {
-      await ownCheckout(sandboxFor(originOf(request, deps.env)), checkoutId, caller.userId);
-      return true;
-    } catch {
-      return false;
-    }
+  const checkoutAccess = userAccess({
+    sessionOnly: true,
+    owns: async (request, _deps, caller) => {
+      const { checkoutId } = request.params as { checkoutId?: unknown };
+      if (typeof checkoutId !== 'string' || checkoutId.length > 80) return false;
+      try {
+        await ownCheckout(sandboxFor(originOf(request, deps.env)), checkoutId, caller.userId);
+        return true;
+      } catch {
+        return false;
+      }
+    },
   });
 
   app.get(

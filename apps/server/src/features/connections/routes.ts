@@ -97,7 +97,8 @@ export const connectionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/connections/:connectionId/preview-chat',
     {
-      config: subaccountAccess('viewer', fromConnection),
+      // A reply spends the account's credits: members and admins only.
+      config: subaccountAccess('member', fromConnection),
       schema: { tags, params: ZConnectionParams, body: ZDesignerChatRequest, response: { 200: ZDesignerChatResponse } },
     },
     async (request) => service.previewChat(deps, tenantOf(request), request.params.connectionId, request.body),

@@ -29,12 +29,18 @@ export const tenancyRoutes =
     app.get(
       '/api/accounts',
       { config: userAccess(), schema: { tags, response: { 200: ZAccountsResponse } } },
-      async (request) => ({ accounts: await service.listAccounts(deps, callerOf(request).userId) }),
+      async (request) => {
+        const caller = callerOf(request);
+        return { accounts: await service.listAccounts(deps, caller.userId, caller.apiKeySubaccountId) };
+      },
     );
 
     app.post(
       '/api/subaccounts',
-      { config: userAccess(), schema: { tags, body: ZCreateSubaccountRequest, response: { 201: ZSubaccount } } },
+      {
+        config: userAccess({ sessionOnly: true }),
+        schema: { tags, body: ZCreateSubaccountRequest, response: { 201: ZSubaccount } },
+      },
       async (request, reply) => {
         const created = await service.createSubaccount(
           deps,

@@ -10,7 +10,20 @@ import { assertWithinLimit } from '../billing/limits';
 import * as repo from './repo';
 import { invites, memberships, subaccounts } from './schema';
 
-export const listAccounts = (deps: Deps, userId: string) => repo.listAccountsForUser(deps.db, userId);
+/**
+ * The agencies and sub-accounts a user belongs to; for a caller with an API key, only the key's
+ * sub-account (and its agency, without the others).
+ */
+export const listAccounts = async (deps: Deps, userId: string, onlySubaccountId?: string) => {
+  const accounts = await repo.listAccountsForUser(deps.db, userId);
+  if (!onlySubaccountId) return accounts;
+  return accounts
+    .map((account) => ({
+      ...account,
+      subaccounts: account.subaccounts.filter((subaccount) => subaccount.id === onlySubaccountId),
+    }))
+    .filter((account) => account.subaccounts.length > 0);
+};
 
 export const createSubaccount = async (deps: Deps, userId: string, accountId: string, name: string) => {
   const account = await repo.findAccount(deps.db, accountId);

@@ -1,10 +1,10 @@
 import type { TWidgetChatRequest, TWidgetChatResponse } from '@switchboard/core';
 import { and, eq } from 'drizzle-orm';
+import { incrementCounters, utcDay } from '../../platform/counters';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
-import { incrementCounters, utcDay } from '../../platform/counters';
 import { isOriginAllowed } from './domains';
 import { getLiveWidget, type LiveWidget } from './live-config';
 

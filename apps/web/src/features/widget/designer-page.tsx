@@ -82,7 +82,12 @@ const Designer = ({ connection, role }: { connection: TConnection; role: Connect
             <h2 id="live-preview-heading" className="mb-2 font-semibold">
               Live Preview
             </h2>
-            <LivePreview settings={designer.draft} connectionId={connection.connectionId} block={block} />
+            <LivePreview
+              settings={designer.draft}
+              connectionId={connection.connectionId}
+              block={block}
+              readOnly={viewer}
+            />
           </section>
           <EmbedCode connection={connection} />
         </div>

@@ -36,10 +36,13 @@ export const LivePreview = ({
   settings,
   connectionId,
   block,
+  readOnly,
 }: {
   settings: TWidgetSettings;
   connectionId: string;
   block?: boolean;
+  /** Viewers see the preview but cannot chat with it (a reply spends credits). */
+  readOnly?: boolean;
 }) => {
   const [open, setOpen] = useState(Boolean(block));
   const [bubbleDismissed, setBubbleDismissed] = useState(false);
@@ -76,7 +79,7 @@ export const LivePreview = ({
   const send = async (event?: FormEvent) => {
     event?.preventDefault();
     const text = input.trim();
-    if (!text || loading) return;
+    if (!text || loading || readOnly) return;
     setInput('');
     setMessages((current) => [...current, { id: nextId(), role: 'user', content: text }]);
     setLoading(true);
@@ -187,7 +190,12 @@ export const LivePreview = ({
         <input
           value={input}
           onChange={(event) => setInput(event.target.value)}
-          placeholder={localised(settings.inputPlaceholder, 'inputPlaceholder', lang)}
+          placeholder={
+            readOnly
+              ? 'Viewers cannot chat with the preview'
+              : localised(settings.inputPlaceholder, 'inputPlaceholder', lang)
+          }
+          disabled={readOnly}
           aria-label="Preview message"
           className="h-10 min-w-0 flex-1 rounded-lg border px-3 text-sm"
           style={{ background: dark ? '#0d0e12' : '#fff', color: 'inherit', borderColor: dark ? '#2a2d36' : '#cbd5e1' }}
@@ -195,7 +203,7 @@ export const LivePreview = ({
         <button
           type="submit"
           aria-label="Send preview message"
-          disabled={loading || !input.trim()}
+          disabled={readOnly || loading || !input.trim()}
           className="flex h-10 w-10 items-center justify-center rounded-lg disabled:opacity-50"
           style={{ background: settings.themeColor, color: onColour }}
         >
