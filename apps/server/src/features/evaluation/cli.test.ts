@@ -33,7 +33,7 @@ const runCli = (extra: string[]) =>
 
 beforeAll(async () => {
   stub = await startStubLlm();
-  t = await startTestApp({ FREE_PLAN_CREDITS: '1000000', JOB_POLL_MS: '50' });
+  t = await startTestApp({ FREE_PLAN_CREDITS: '1000000', JOB_POLL_MS: '50', PRIVATE_URL_ALLOWLIST: '127.0.0.1' });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const agency = await seedAgency(t.deps.db, {
     accountName: 'CLI Agency',

@@ -32,7 +32,7 @@ const start = (payload: unknown, url = '/api/evaluation/run/evaluationdata') =>
 
 beforeAll(async () => {
   stub = await startStubLlm();
-  t = await startTestApp({ FREE_PLAN_CREDITS: '1000000', EVAL_CONCURRENCY: '4' });
+  t = await startTestApp({ FREE_PLAN_CREDITS: '1000000', EVAL_CONCURRENCY: '4', PRIVATE_URL_ALLOWLIST: '127.0.0.1' });
   agency = await seedAgency(t.deps.db, {
     accountName: 'Eval Agency',
     owner: { email: 'owner@eval.test', name: 'Owner' },

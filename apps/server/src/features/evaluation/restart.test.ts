@@ -27,6 +27,8 @@ const startServer = async () => {
     FREE_PLAN_CREDITS: '1000000',
     EVAL_CONCURRENCY: '2',
     JOB_POLL_MS: '50',
+    // The model stub listens on loopback.
+    PRIVATE_URL_ALLOWLIST: '127.0.0.1',
   });
   const deps = await createDeps(env, { database: { dataDir: path.join(dataDir, 'pglite') } });
   const { app } = await buildApp(deps);

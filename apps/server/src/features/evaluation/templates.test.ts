@@ -13,7 +13,7 @@ let headers: Record<string, string>;
 
 beforeAll(async () => {
   stub = await startStubLlm();
-  t = await startTestApp({ FREE_PLAN_CREDITS: '1000000', JOB_POLL_MS: '50' });
+  t = await startTestApp({ FREE_PLAN_CREDITS: '1000000', JOB_POLL_MS: '50', PRIVATE_URL_ALLOWLIST: '127.0.0.1' });
   agency = await seedAgency(t.deps.db, {
     accountName: 'Template Agency',
     owner: { email: 'tpl@eval.test', name: 'Owner' },
