@@ -1,9 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { DEMO_USERS, signIn } from './support';
 
-test('an admin invites, changes a role, removes a member and sees the error dialog for the last admin', async ({
-  page,
-}) => {
+test('an admin invites, changes a role, removes a member, and the owner stays protected', async ({ page }) => {
   await signIn(page, DEMO_USERS.admin);
   const subaccount = await page.evaluate(async () => {
     const response = await fetch('/api/accounts');
@@ -28,14 +26,24 @@ test('an admin invites, changes a role, removes a member and sees the error dial
   await page.getByRole('button', { name: 'Remove new.person@example.com' }).click();
   await expect(page.getByText('new.person@example.com')).toHaveCount(0);
 
-  await page.getByLabel(`Role of ${DEMO_USERS.admin}`).selectOption('viewer');
+  // The agency's owner cannot be demoted or removed: the row shows the Owner badge, not the controls.
+  const ownerRow = page.getByRole('listitem').filter({ hasText: DEMO_USERS.admin });
+  await expect(ownerRow.getByText('Owner', { exact: true })).toBeVisible();
+  await expect(page.getByLabel(`Role of ${DEMO_USERS.admin}`)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: `Remove ${DEMO_USERS.admin}` })).toHaveCount(0);
+
+  // Ownership moves only by the owner's transfer, to an admin, after a confirmation.
+  await page.getByLabel(`Role of ${DEMO_USERS.viewer}`).selectOption('admin');
+  await expect(page.getByLabel(`Role of ${DEMO_USERS.viewer}`)).toHaveValue('admin');
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: DEMO_USERS.viewer })
+    .getByRole('button', { name: 'Make owner' })
+    .click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText('A sub-account needs at least one admin');
-  await expect(dialog.getByText('Reference Code')).toBeVisible();
-  await expect(dialog.locator('code').first()).toHaveText(/^[0-9A-F]{32}$/);
-  await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
-  await page.reload();
-  await expect(page.getByLabel(`Role of ${DEMO_USERS.admin}`)).toHaveValue('admin');
+  await expect(dialog).toContainText(`${DEMO_USERS.viewer} becomes the owner of this agency`);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
 
   await page.getByLabel(`Role of ${DEMO_USERS.viewer}`).selectOption('viewer');
   await expect(page.getByLabel(`Role of ${DEMO_USERS.viewer}`)).toHaveValue('viewer');

@@ -47,9 +47,22 @@ export const ZMember = z.object({
   name: z.string(),
   role: ZRole,
   status: z.enum(['active', 'invited']),
+  /** The agency's owner: stays admin; ownership moves only by the owner's transfer. */
+  isOwner: z.boolean().default(false),
 });
 export type TMember = z.infer<typeof ZMember>;
-export const ZMembersResponse = z.object({ members: z.array(ZMember), myRole: ZRole });
+export const ZMembersResponse = z.object({
+  members: z.array(ZMember),
+  myRole: ZRole,
+  /** The caller owns the agency (may transfer ownership). */
+  iAmOwner: z.boolean().default(false),
+});
+
+/** POST /api/accounts/{accountId}/transfer-ownership: the owner hands the agency to an admin. */
+export const ZTransferOwnershipRequest = z.object({ userId: z.string().min(1).max(64) });
+export type TTransferOwnershipRequest = z.infer<typeof ZTransferOwnershipRequest>;
+export const ZTransferOwnershipResponse = z.object({ accountId: z.string(), ownerUserId: z.string() });
+export type TTransferOwnershipResponse = z.infer<typeof ZTransferOwnershipResponse>;
 export type TMembersResponse = z.infer<typeof ZMembersResponse>;
 
 export const ZInviteMemberRequest = z.object({ email: ZEmail, role: ZRole });

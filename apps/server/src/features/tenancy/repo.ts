@@ -138,9 +138,17 @@ export const isAccountAdmin = async (db: Db, userId: string, accountId: string) 
 
 export const listMembers = async (db: Db, subaccountId: string): Promise<TMember[]> => {
   const active = await db
-    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role })
+    .select({
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      role: memberships.role,
+      isOwner: sql<boolean>`${accounts.ownerUserId} = ${users.id}`,
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
+    .innerJoin(subaccounts, eq(subaccounts.id, memberships.subaccountId))
+    .innerJoin(accounts, eq(accounts.id, subaccounts.accountId))
     .where(eq(memberships.subaccountId, subaccountId))
     .orderBy(asc(memberships.createdAt));
   const pending = await db
@@ -156,6 +164,7 @@ export const listMembers = async (db: Db, subaccountId: string): Promise<TMember
       name: row.name,
       role: row.role,
       status: 'active' as const,
+      isOwner: Boolean(row.isOwner),
     })),
     ...pending.map((row) => ({
       userId: null,
@@ -164,6 +173,7 @@ export const listMembers = async (db: Db, subaccountId: string): Promise<TMember
       name: '',
       role: row.role,
       status: 'invited' as const,
+      isOwner: false,
     })),
   ];
 };
@@ -174,6 +184,17 @@ export const countAdmins = async (tx: DbOrTx, subaccountId: string) => {
     .from(memberships)
     .where(and(eq(memberships.subaccountId, subaccountId), eq(memberships.role, 'admin')));
   return rows[0]?.n ?? 0;
+};
+
+/** The user id of the owner of the agency a sub-account belongs to. */
+export const ownerOfSubaccount = async (tx: DbOrTx, subaccountId: string): Promise<string | null> => {
+  const rows = await tx
+    .select({ ownerUserId: accounts.ownerUserId })
+    .from(subaccounts)
+    .innerJoin(accounts, eq(accounts.id, subaccounts.accountId))
+    .where(eq(subaccounts.id, subaccountId))
+    .limit(1);
+  return rows[0]?.ownerUserId ?? null;
 };
 
 export const findMemberRole = async (tx: DbOrTx, subaccountId: string, userId: string): Promise<TRole | null> => {

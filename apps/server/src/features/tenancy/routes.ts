@@ -6,7 +6,10 @@ import {
   ZInviteMemberRequest,
   ZMembersResponse,
   ZSubaccount,
+  ZTransferOwnershipRequest,
+  ZTransferOwnershipResponse,
 } from '@switchboard/core';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromConnectId } from '../../platform/connect-id';
@@ -52,6 +55,21 @@ export const tenancyRoutes =
       },
     );
 
+    app.post(
+      '/api/accounts/:accountId/transfer-ownership',
+      {
+        config: userAccess({ sessionOnly: true }),
+        schema: {
+          tags,
+          params: z.object({ accountId: z.string().max(64) }),
+          body: ZTransferOwnershipRequest,
+          response: { 200: ZTransferOwnershipResponse },
+        },
+      },
+      async (request) =>
+        service.transferOwnership(deps, request.params.accountId, callerOf(request).userId, request.body.userId),
+    );
+
     app.get(
       '/api/connect-context/:connectId',
       {
@@ -65,10 +83,12 @@ export const tenancyRoutes =
       async (request) => ({ connectId: request.params.connectId, ...tenantOf(request) }),
     );
 
-    const membersResponse = async (subaccountId: string, myRole: 'viewer' | 'member' | 'admin') => ({
-      members: await service.listMembers(deps, subaccountId),
-      myRole,
-    });
+    const membersResponse = async (request: FastifyRequest) => {
+      const { subaccountId, role } = tenantOf(request);
+      const members = await service.listMembers(deps, subaccountId);
+      const me = callerOf(request).userId;
+      return { members, myRole: role, iAmOwner: members.some((member) => member.isOwner && member.userId === me) };
+    };
 
     app.get(
       '/api/subaccounts/:subaccountId/members',
@@ -76,7 +96,7 @@ export const tenancyRoutes =
         config: subaccountAccess('viewer', bySubaccount),
         schema: { tags, params: ZSubaccountParams, response: { 200: ZMembersResponse } },
       },
-      async (request) => membersResponse(tenantOf(request).subaccountId, tenantOf(request).role),
+      async (request) => membersResponse(request),
     );
 
     app.post(
@@ -90,10 +110,11 @@ export const tenancyRoutes =
         await service.inviteMember(deps, mailer, {
           subaccountId: tenant.subaccountId,
           invitedBy: callerOf(request).userId,
+          byRole: tenant.role,
           origin: originOf(request, deps.env),
           ...request.body,
         });
-        return membersResponse(tenant.subaccountId, tenant.role);
+        return membersResponse(request);
       },
     );
 
@@ -105,8 +126,8 @@ export const tenancyRoutes =
       },
       async (request) => {
         const tenant = tenantOf(request);
-        await service.changeRole(deps, tenant.subaccountId, request.params.userId, request.body.role);
-        return membersResponse(tenant.subaccountId, tenant.role);
+        await service.changeRole(deps, tenant.subaccountId, request.params.userId, request.body.role, tenant.role);
+        return membersResponse(request);
       },
     );
 
@@ -119,7 +140,7 @@ export const tenancyRoutes =
       async (request) => {
         const tenant = tenantOf(request);
         await service.removeMember(deps, tenant.subaccountId, request.params.userId);
-        return membersResponse(tenant.subaccountId, tenant.role);
+        return membersResponse(request);
       },
     );
 
@@ -131,8 +152,14 @@ export const tenancyRoutes =
       },
       async (request) => {
         const tenant = tenantOf(request);
-        await service.changeInviteRole(deps, tenant.subaccountId, request.params.inviteId, request.body.role);
-        return membersResponse(tenant.subaccountId, tenant.role);
+        await service.changeInviteRole(
+          deps,
+          tenant.subaccountId,
+          request.params.inviteId,
+          request.body.role,
+          tenant.role,
+        );
+        return membersResponse(request);
       },
     );
 
@@ -145,7 +172,7 @@ export const tenancyRoutes =
       async (request) => {
         const tenant = tenantOf(request);
         await service.revokeInvite(deps, tenant.subaccountId, request.params.inviteId);
-        return membersResponse(tenant.subaccountId, tenant.role);
+        return membersResponse(request);
       },
     );
   };

@@ -1,5 +1,5 @@
-import type { TInviteMemberRequest, TRole } from '@switchboard/core';
-import { and, eq } from 'drizzle-orm';
+import { roleAtLeast, type TInviteMemberRequest, type TRole } from '@switchboard/core';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { publishMembershipChange } from '../../platform/guard';
@@ -8,7 +8,7 @@ import { inviteMail, type Mailer } from '../auth/mailer';
 import { users } from '../auth/schema';
 import { assertWithinLimit } from '../billing/limits';
 import * as repo from './repo';
-import { invites, memberships, subaccounts } from './schema';
+import { accounts, invites, memberships, subaccounts } from './schema';
 
 /**
  * The agencies and sub-accounts a user belongs to; for a caller with an API key, only the key's
@@ -46,8 +46,9 @@ export const listMembers = async (deps: Deps, subaccountId: string) => repo.list
 export const inviteMember = async (
   deps: Deps,
   mailer: Mailer,
-  input: { subaccountId: string; invitedBy: string; origin: string } & TInviteMemberRequest,
+  input: { subaccountId: string; invitedBy: string; byRole: TRole; origin: string } & TInviteMemberRequest,
 ) => {
+  assertCanGrant(input.byRole, input.role);
   const subaccount = await repo.findSubaccount(deps.db, input.subaccountId);
   if (!subaccount) throw new AppError('NOT_FOUND', 'Sub-account not found');
   const existing = await deps.db.select().from(users).where(eq(users.email, input.email)).limit(1);
@@ -76,12 +77,25 @@ export const inviteMember = async (
   return repo.listMembers(deps.db, input.subaccountId);
 };
 
-/** Changes a member's role; the last admin of a sub-account keeps the role. */
-export const changeRole = async (deps: Deps, subaccountId: string, userId: string, role: TRole) => {
+const OWNER_STAYS = "The agency's owner cannot be demoted or removed; the owner can transfer ownership first";
+
+/** Nobody grants a role above their own. */
+const assertCanGrant = (byRole: TRole, role: TRole) => {
+  if (!roleAtLeast(byRole, role)) {
+    throw new AppError('FORBIDDEN', `You cannot grant the ${role} role, which is above your own`, { field: 'role' });
+  }
+};
+
+/** Changes a member's role; the last admin of a sub-account and the agency's owner keep theirs. */
+export const changeRole = async (deps: Deps, subaccountId: string, userId: string, role: TRole, byRole: TRole) => {
+  assertCanGrant(byRole, role);
   await deps.db.transaction(async (tx) => {
     await tx.select({ id: subaccounts.id }).from(subaccounts).where(eq(subaccounts.id, subaccountId)).for('update');
     const current = await repo.findMemberRole(tx, subaccountId, userId);
     if (!current) throw new AppError('NOT_FOUND', 'Member not found');
+    if (role !== 'admin' && (await repo.ownerOfSubaccount(tx, subaccountId)) === userId) {
+      throw new AppError('FORBIDDEN', OWNER_STAYS, { field: 'role' });
+    }
     if (current === 'admin' && role !== 'admin' && (await repo.countAdmins(tx, subaccountId)) <= 1) {
       throw new AppError('CONFLICT', 'A sub-account needs at least one admin', { field: 'role' });
     }
@@ -94,7 +108,14 @@ export const changeRole = async (deps: Deps, subaccountId: string, userId: strin
   return repo.listMembers(deps.db, subaccountId);
 };
 
-export const changeInviteRole = async (deps: Deps, subaccountId: string, inviteId: string, role: TRole) => {
+export const changeInviteRole = async (
+  deps: Deps,
+  subaccountId: string,
+  inviteId: string,
+  role: TRole,
+  byRole: TRole,
+) => {
+  assertCanGrant(byRole, role);
   const updated = await deps.db
     .update(invites)
     .set({ role })
@@ -109,6 +130,7 @@ export const removeMember = async (deps: Deps, subaccountId: string, userId: str
     await tx.select({ id: subaccounts.id }).from(subaccounts).where(eq(subaccounts.id, subaccountId)).for('update');
     const current = await repo.findMemberRole(tx, subaccountId, userId);
     if (!current) throw new AppError('NOT_FOUND', 'Member not found');
+    if ((await repo.ownerOfSubaccount(tx, subaccountId)) === userId) throw new AppError('FORBIDDEN', OWNER_STAYS);
     if (current === 'admin' && (await repo.countAdmins(tx, subaccountId)) <= 1) {
       throw new AppError('CONFLICT', 'A sub-account needs at least one admin');
     }
@@ -125,4 +147,54 @@ export const revokeInvite = async (deps: Deps, subaccountId: string, inviteId: s
     .returning({ id: invites.id });
   if (deleted.length === 0) throw new AppError('NOT_FOUND', 'Invitation not found');
   return repo.listMembers(deps.db, subaccountId);
+};
+
+/**
+ * Moves the agency to another person, by its owner only: the new owner must already be an admin
+ * of one of its sub-accounts, becomes admin of all of them, and the old owner stays admin. The
+ * account row is locked, so two transfers at once end with one owner.
+ */
+export const transferOwnership = async (deps: Deps, accountId: string, callerId: string, newOwnerId: string) => {
+  const subaccountIds = await deps.db.transaction(async (tx) => {
+    const locked = await tx
+      .select({ ownerUserId: accounts.ownerUserId })
+      .from(accounts)
+      .where(eq(accounts.id, accountId))
+      .for('update');
+    const account = locked[0];
+    if (!account) throw new AppError('NOT_FOUND', 'Not found');
+    const subs = await tx.select({ id: subaccounts.id }).from(subaccounts).where(eq(subaccounts.accountId, accountId));
+    const ids = subs.map((sub) => sub.id);
+    const callerRoles = await tx
+      .select({ role: memberships.role })
+      .from(memberships)
+      .where(and(eq(memberships.userId, callerId), inArray(memberships.subaccountId, ids)));
+    if (account.ownerUserId !== callerId && callerRoles.length === 0) throw new AppError('NOT_FOUND', 'Not found');
+    if (account.ownerUserId !== callerId) {
+      throw new AppError('FORBIDDEN', "Only the agency's owner can transfer ownership");
+    }
+    if (newOwnerId === callerId) throw new AppError('CONFLICT', 'You already own this agency', { field: 'userId' });
+    const admin = await tx
+      .select({ id: memberships.id })
+      .from(memberships)
+      .where(
+        and(eq(memberships.userId, newOwnerId), inArray(memberships.subaccountId, ids), eq(memberships.role, 'admin')),
+      )
+      .limit(1);
+    if (!admin[0]) {
+      throw new AppError('VALIDATION_ERROR', 'Ownership can only move to an admin of this agency', {
+        field: 'userId',
+      });
+    }
+    await tx.update(accounts).set({ ownerUserId: newOwnerId }).where(eq(accounts.id, accountId));
+    for (const subaccountId of ids) {
+      await tx
+        .insert(memberships)
+        .values({ id: newId('membership'), subaccountId, userId: newOwnerId, role: 'admin' })
+        .onConflictDoUpdate({ target: [memberships.subaccountId, memberships.userId], set: { role: 'admin' } });
+    }
+    return ids;
+  });
+  for (const subaccountId of subaccountIds) await publishMembershipChange(deps, newOwnerId, subaccountId);
+  return { accountId, ownerUserId: newOwnerId };
 };

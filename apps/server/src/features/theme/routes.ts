@@ -1,4 +1,5 @@
 import {
+  type TRole,
   ZPatchSmsSettingsRequest,
   ZPatchSubaccountThemeRequest,
   ZSmsSettings,
@@ -7,10 +8,23 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromConnectId } from '../../platform/connect-id';
+import { AppError } from '../../platform/errors';
 import { fromParam, subaccountAccess, tenantOf } from '../../platform/guard';
 import * as service from './service';
 
 const tags = ['theme'];
+
+/**
+ * Anyone who may work in a sub-account switches its light/dark mode (the account menu's toggle);
+ * its branding (primary colour, company name, logo) is the admins' to change.
+ */
+const adminForBranding = (role: TRole, body: object, everyone: string[]) => {
+  if (role === 'admin') return;
+  const branding = Object.keys(body).filter((key) => !everyone.includes(key));
+  if (branding.length > 0) {
+    throw new AppError('FORBIDDEN', 'Only admins can change the branding of this account', { field: branding[0] });
+  }
+};
 
 export const themeRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps;
@@ -35,7 +49,10 @@ export const themeRoutes: FastifyPluginAsyncZod = async (app) => {
       config: subaccountAccess('member', fromConnectId()),
       schema: { tags, params: ZConnectParams, body: ZPatchSmsSettingsRequest, response: { 200: ZSmsSettings } },
     },
-    async (request) => service.patchSmsSettings(db, tenantOf(request).subaccountId, request.body),
+    async (request) => {
+      adminForBranding(tenantOf(request).role, request.body, ['theme']);
+      return service.patchSmsSettings(db, tenantOf(request).subaccountId, request.body);
+    },
   );
 
   app.get(
@@ -58,6 +75,9 @@ export const themeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZSubaccountTheme },
       },
     },
-    async (request) => service.patchTheme(db, tenantOf(request).subaccountId, request.body),
+    async (request) => {
+      adminForBranding(tenantOf(request).role, request.body, ['isDarkMode']);
+      return service.patchTheme(db, tenantOf(request).subaccountId, request.body);
+    },
   );
 };

@@ -21,6 +21,7 @@ import { AccountSwitcher } from './account-switcher';
 export interface ConnectContext {
   connectId: string;
   subaccountId: string;
+  accountId: string;
   role: 'viewer' | 'member' | 'admin';
 }
 

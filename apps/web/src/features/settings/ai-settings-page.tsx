@@ -10,7 +10,8 @@ export const AiSettingsPage = () => {
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <PageHeading title="Settings" description="Settings of this account." />
-      <AppearanceCard readOnly={context.role === 'viewer'} />
+      <AppearanceCard readOnly={context.role !== 'admin'} />
+      {context.role !== 'admin' ? <p className="text-sm text-muted">Only admins can change these settings.</p> : null}
       {context.role === 'admin' ? <ProviderKeysCard connectId={context.connectId} /> : null}
     </div>
   );

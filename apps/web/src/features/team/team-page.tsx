@@ -11,6 +11,7 @@ import { toast } from '../../lib/toast';
 import type { ConnectContext } from '../connection/connection-layout';
 import { showErrorDialog } from '../errors/error-dialog';
 import { useSession } from '../session/session';
+import { TransferOwnershipDialog } from './transfer-ownership-dialog';
 
 const roleLabel: Record<TRole, string> = { admin: 'Admin', member: 'Member', viewer: 'Viewer' };
 
@@ -26,6 +27,8 @@ export const TeamPage = () => {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<TRole>('member');
   const [emailError, setEmailError] = useState<string | null>(null);
+  const [transferTo, setTransferTo] = useState<{ userId: string; email: string } | null>(null);
+  const iAmOwner = members.data?.iAmOwner === true;
 
   const update = useMutation({
     mutationFn: (request: { path: string; method: 'POST' | 'PATCH' | 'DELETE'; body?: unknown }) =>
@@ -111,7 +114,19 @@ export const TeamPage = () => {
                       {self ? ' · you' : ''}
                     </div>
                   </div>
-                  {isAdmin ? (
+                  {member.isOwner ? (
+                    <span className="rounded-full border border-primary px-3 py-1 text-xs font-medium">Owner</span>
+                  ) : null}
+                  {iAmOwner && member.userId && member.role === 'admin' && !member.isOwner ? (
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => setTransferTo({ userId: member.userId as string, email: member.email })}
+                    >
+                      Make owner
+                    </Button>
+                  ) : null}
+                  {member.isOwner ? null : isAdmin ? (
                     <>
                       <label className="sr-only" htmlFor={`role-${key}`}>
                         Role of {member.email}
@@ -152,6 +167,15 @@ export const TeamPage = () => {
           </ul>
         )}
       </Card>
+      <TransferOwnershipDialog
+        accountId={context.accountId}
+        to={transferTo}
+        onClose={() => setTransferTo(null)}
+        onDone={() => {
+          void queryClient.invalidateQueries({ queryKey });
+          toast.success('Ownership transferred');
+        }}
+      />
     </div>
   );
 };
