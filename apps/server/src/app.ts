@@ -63,7 +63,9 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   installGuard(app);
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(deps.redis ? { redis: deps.redis, nameSpace: 'sb:rl:' } : {}),
+    // With Redis the limits are shared by every process; while Redis is unreachable a request is
+    // let through rather than failed (the per-address limits keep counting per process).
+    ...(deps.redis ? { redis: deps.redis, nameSpace: `${deps.env.REDIS_PREFIX}rl:`, skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: {

@@ -35,6 +35,11 @@ const ZEnv = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
     .optional(),
+  /** Prefix of every Redis key and channel, so several installations can share one Redis. */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,40}$/, 'REDIS_PREFIX: letters, digits, ":", "_" and "-", at most 40')
+    .default('sb:'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')

@@ -43,6 +43,10 @@ export const createRedisBus = (publisher: Redis, prefix = 'sb:bus:'): EventBus =
   const counts = new Map<string, number>();
   const ignore = () => undefined;
   subscriber.on('error', ignore);
+  // Subscriptions asked for while Redis was unreachable are made when it is ready.
+  subscriber.on('ready', () => {
+    for (const channel of counts.keys()) subscriber.subscribe(prefix + channel).catch(ignore);
+  });
   subscriber.on('message', (channel: string, message: string) => {
     try {
       const envelope = JSON.parse(message) as { origin: string; payload: unknown };
@@ -54,7 +58,9 @@ export const createRedisBus = (publisher: Redis, prefix = 'sb:bus:'): EventBus =
   return {
     publish: async (channel, payload) => {
       local.emit(channel, payload);
-      await publisher.publish(prefix + channel, JSON.stringify({ origin, payload }));
+      // While Redis is unreachable, events reach this process's subscribers only.
+      if (publisher.status !== 'ready') return;
+      await publisher.publish(prefix + channel, JSON.stringify({ origin, payload })).catch(ignore);
     },
     subscribe: (channel, handler) => {
       local.on(channel, handler);

@@ -6,6 +6,7 @@ import type { Deps } from './deps';
 import type { Env } from './env';
 import { createLocalBus, createRedisBus } from './event-bus';
 import { defaultOrigin } from './http';
+import { waitUntilReady, watchRedis } from './redis-health';
 
 export interface RuntimeOptions {
   /** Overrides of how the database is opened (tests use an in-memory PGlite or their own schema). */
@@ -37,12 +38,23 @@ export const createDeps = async (env: Env, options: RuntimeOptions = {}): Promis
     },
   );
   // Auto-pipelining sends the commands of one event loop turn (limits, events of many requests)
-  // in one write.
+  // in one write. While Redis is unreachable commands fail at once (no offline queue), so callers
+  // fall back to per-process counters and the in-process bus instead of waiting (see isRedisReady).
   const redis = env.REDIS_URL
-    ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false, enableAutoPipelining: true })
+    ? new Redis(env.REDIS_URL, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        connectTimeout: 2000,
+        enableAutoPipelining: true,
+        retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+      })
     : null;
-  redis?.on('error', (err) => log.warn({ err }, 'redis error'));
-  const bus = redis ? createRedisBus(redis) : createLocalBus();
+  if (redis) {
+    watchRedis(redis, log);
+    // Start on Redis when it is there (a short wait); otherwise start degraded and switch when it comes.
+    await waitUntilReady(redis, 2000);
+  }
+  const bus = redis ? createRedisBus(redis, `${env.REDIS_PREFIX}bus:`) : createLocalBus();
   return {
     env,
     db: database.db,

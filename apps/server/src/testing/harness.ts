@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { createSession, SESSION_COOKIE } from '../features/auth/session';
@@ -33,6 +34,8 @@ export const openTestDeps = async (overrides: Record<string, string> = {}) => {
     CHECK_USER_ADDRESS_RATE_LIMIT_PER_MINUTE: '1000000',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    // Each test app has keys of its own in a shared Redis, so limits never leak between tests.
+    REDIS_PREFIX: `sbtest:${randomBytes(4).toString('hex')}:`,
     ...overrides,
   });
   const scratch = env.DATABASE_URL ? await createScratchDatabase(env.DATABASE_URL) : null;

@@ -103,7 +103,7 @@ describe('emailed links without PUBLIC_URL (development)', () => {
 describe('emailed links with PUBLIC_URL', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ PUBLIC_URL: 'https://switchboard.example.com' });
+    t = await startTestApp({ PUBLIC_URL: 'https://switchboard.example.com', SIGNIN_RATE_LIMIT_PER_MINUTE: '1000' });
     await seedAgency(t.deps.db, DEMO_AGENCY);
   });
   afterAll(() => t.close());

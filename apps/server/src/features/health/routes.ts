@@ -1,6 +1,7 @@
 import { ZHealthResponse } from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { publicAccess } from '../../platform/guard';
+import { isRedisReady } from '../../platform/redis-health';
 
 const VERSION = process.env.npm_package_version ?? '0.0.0';
 
@@ -21,11 +22,17 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: publicAccess(), schema: { tags: ['health'], response: { 200: ZHealthResponse, 503: ZHealthResponse } } },
     async (_request, reply) => {
       const db = await probe(() => database.ping());
-      const cache = redis ? await probe(() => redis.ping()) : null;
-      const ok = db.ok && (cache?.ok ?? true);
+      const cache = redis
+        ? isRedisReady(redis)
+          ? await probe(() => redis.ping())
+          : { ok: false, latencyMs: 0 }
+        : null;
+      // Without the database nothing works (503); without Redis the app keeps answering with
+      // per-process limits and events, so it stays in the load balancer, marked degraded.
+      const degraded = !db.ok || !(cache?.ok ?? true);
       reply.header('cache-control', 'no-store');
-      return reply.status(ok ? 200 : 503).send({
-        status: ok ? 'ok' : 'degraded',
+      return reply.status(db.ok ? 200 : 503).send({
+        status: degraded ? 'degraded' : 'ok',
         database: { ...db, driver: database.driver },
         redis: cache,
         version: VERSION,

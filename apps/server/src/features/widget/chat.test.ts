@@ -148,7 +148,9 @@ describe('public widget chat', () => {
     await settings({ dailyLimit: 10 });
     // A fresh day counter for this widget, so earlier tests do not count.
     await t.deps.db.execute(sql`delete from widget_counters where key like ${`d:${widgetId}%`}`);
-    if (t.deps.redis) await t.deps.redis.del(`sb:wc:d:${widgetId}:${new Date().toISOString().slice(0, 10)}`);
+    if (t.deps.redis) {
+      await t.deps.redis.del(`${t.deps.env.REDIS_PREFIX}wc:d:${widgetId}:${new Date().toISOString().slice(0, 10)}`);
+    }
     const flood: number[] = [];
     for (let i = 0; i < 40; i += 1) {
       flood.push((await chat({ message: `flood ${i}`, contactIdentifier: 'preview_flooder' })).statusCode);
