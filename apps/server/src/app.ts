@@ -25,6 +25,7 @@ import { providerRoutes } from './features/providers/routes';
 import { tenancyRoutes } from './features/tenancy/routes';
 import { themeRoutes } from './features/theme/routes';
 import { widgetRoutes } from './features/widget/routes';
+import { installBrowserProtections } from './platform/browser-protections';
 import type { Deps } from './platform/deps';
 import { installErrorHandler, sendError } from './platform/error-handler';
 import { installGuard, sessionCallerResolver } from './platform/guard';
@@ -45,11 +46,16 @@ const repoRoot = () => {
   return process.cwd();
 };
 
+/** TRUST_PROXY as Fastify takes it: a number of hops becomes the function that trusts that many. */
+const trustProxyOption = (value: boolean | number | string[]) =>
+  typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+
 /** Builds the HTTP app around already-opened dependencies; `listen` is the caller's job. */
 export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: deps.env.BODY_LIMIT_BYTES,
+    trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
     genReqId: () => newSupportId().slice(0, 16),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -59,7 +65,8 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
 
   installErrorHandler(app);
   await app.register(fastifyCookie);
-  // After the cookie parser: the guard authenticates in onRequest from the parsed cookies.
+  // After the cookie parser: both read the parsed cookies in onRequest.
+  await installBrowserProtections(app);
   installGuard(app);
   await app.register(fastifyRateLimit, {
     global: false,
@@ -133,7 +140,10 @@ const serveWebApp = async (app: FastifyInstance, deps: Deps) => {
       root: widgetDist,
       prefix: '/widget-assets/',
       decorateReply: false,
-      setHeaders: (res) => res.header('access-control-allow-origin', '*'),
+      setHeaders: (res) => {
+        res.header('access-control-allow-origin', '*');
+        res.header('cross-origin-resource-policy', 'cross-origin');
+      },
     });
   }
   app.setNotFoundHandler((request, reply) => {

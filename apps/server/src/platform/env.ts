@@ -15,6 +15,24 @@ const list = z
 const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * Behind a load balancer: `true` (trust every proxy), a number of hops, or the proxies'
+   * addresses or CIDRs, comma-separated. Client addresses and https then come from
+   * X-Forwarded-For / X-Forwarded-Proto. Off by default: those headers are ignored.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value): boolean | number | string[] => {
+      const trimmed = value.trim().toLowerCase();
+      if (trimmed === 'true') return true;
+      if (trimmed === 'false' || trimmed === '') return false;
+      if (/^\d+$/.test(trimmed)) return Number(trimmed);
+      return trimmed
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+    }),
   HOST: z.string().default('0.0.0.0'),
   /** The site's origin in emailed links and embed codes; required in production. */
   PUBLIC_URL: z

@@ -3,7 +3,7 @@
  * conversations, the previous-conversations screen and the postMessage protocol with the page.
  */
 import { VISITOR } from '@switchboard/core/widget/constants';
-import { FRAME_SOURCE, type FrameEvent, HOST_SOURCE, type HostCommand } from '../protocol';
+import { FRAME_SOURCE, type FrameEvent, type HostCommand } from '../protocol';
 import {
   ChatError,
   detectHostOrigin,
@@ -14,6 +14,7 @@ import {
 } from './api';
 import { readConfig, textsOf } from './config';
 import { onColour } from './dom';
+import { hostCommandOf } from './host-messages';
 import {
   type ActiveChat,
   type ChatMessage,
@@ -33,7 +34,9 @@ const config = readConfig();
 const { settings, widgetId } = config;
 const texts = textsOf(settings);
 const inline = config.mode === 'inline';
-setHostOrigin(detectHostOrigin());
+/** The origin of the page that embeds this frame, as the browser tells it ('' when it does not). */
+const parentOrigin = window.parent !== window ? detectHostOrigin() : '';
+setHostOrigin(parentOrigin);
 
 const style = document.createElement('style');
 style.textContent = STYLES;
@@ -43,7 +46,9 @@ document.documentElement.style.setProperty('--on-c', onColour(settings.themeColo
 
 type Outgoing = FrameEvent extends infer E ? (E extends FrameEvent ? Omit<E, 'source' | 'widgetId'> : never) : never;
 const post = (event: Outgoing) => {
-  if (window.parent !== window) window.parent.postMessage({ source: FRAME_SOURCE, widgetId, ...event }, '*');
+  // Only the embedding page hears the frame (its stored data travels in these messages).
+  if (window.parent !== window)
+    window.parent.postMessage({ source: FRAME_SOURCE, widgetId, ...event }, parentOrigin || '*');
 };
 
 /** Starts the chat once the visitor's stored data is available. */
@@ -322,8 +327,8 @@ const start = (backend: StorageBackend) => {
 };
 
 window.addEventListener('message', (event) => {
-  const command = event.data as HostCommand | undefined;
-  if (!command || command.source !== HOST_SOURCE || event.source !== window.parent) return;
+  const command = hostCommandOf(event, window.parent, parentOrigin);
+  if (!command) return;
   if (command.type === 'storage') {
     if (command.host) setHostOrigin(command.host);
     start(hostBackend(command.data, (key, value) => post({ type: 'store', key, value })));

@@ -13,6 +13,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendFramedPage } from '../../platform/browser-protections';
 import type { Deps } from '../../platform/deps';
 import {
   callerOf,
@@ -147,10 +148,12 @@ export const demosRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: publicAccess(), schema: { tags, params: ZDemoParams, hide: true } },
     async (request, reply) => {
       const demo = await service.getPublicDemo(db, request.params.demoId);
-      return reply
+      const page = demoFramePage(demo);
+      // Shown by this app's own demo pages only.
+      return sendFramedPage(reply, page, ["'self'"])
         .header('content-type', 'text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(demoFramePage(demo));
+        .send(page);
     },
   );
 };

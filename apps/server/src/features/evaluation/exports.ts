@@ -81,7 +81,7 @@ table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding
 .pass{border-left-color:#1a7f37}.fail{border-left-color:#b42318}.transcript{padding-left:1.2rem}
 h3{font-size:1rem;margin:.3rem 0}@media print{button{display:none}}
 </style></head><body>
-<button onclick="window.print()">Print report</button>
+<button id="print-report" type="button">Print report</button>
 <h1>Evaluation report: ${escapeHtml(run.name)}</h1>
 <p>Agent under test: ${escapeHtml(run.targetLabel)} · Testing model: ${escapeHtml(run.testingModel)} · Started ${escapeHtml(run.createdAt)} · Status ${run.status}</p>
 <h2>Summary</h2>
@@ -89,5 +89,6 @@ h3{font-size:1rem;margin:.3rem 0}@media print{button{display:none}}
 <table><thead><tr><th>Category</th><th>Passed</th><th>Pass rate</th></tr></thead><tbody>${categories}</tbody></table>
 <h2>Conversations (failures first)</h2>
 ${conversations}
+<script>document.getElementById('print-report').addEventListener('click',function(){window.print()})</script>
 </body></html>`;
 };

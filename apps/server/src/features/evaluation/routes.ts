@@ -16,6 +16,7 @@ import {
 } from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendPageWithInlineScripts } from '../../platform/browser-protections';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { callerOf, fromCurrentSubaccount, subaccountAccess, tenantOf } from '../../platform/guard';
@@ -222,10 +223,8 @@ export const evaluationRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: subaccountAccess('viewer', byRun), schema: { tags, params: ZRunParams } },
     async (request, reply) => {
       const results = await service.getResults(deps, tenantOf(request).subaccountId, request.params.runId);
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'")
-        .send(resultsReport(results));
+      const page = resultsReport(results);
+      return sendPageWithInlineScripts(reply, page).type('text/html; charset=utf-8').send(page);
     },
   );
 

@@ -58,7 +58,14 @@ export const tenancyRoutes =
     app.post(
       '/api/accounts/:accountId/transfer-ownership',
       {
-        config: userAccess({ sessionOnly: true }),
+        config: userAccess({
+          sessionOnly: true,
+          // Another agency's id is not found, whatever the body.
+          owns: async (request, _deps, caller) => {
+            const { accountId } = request.params as { accountId?: unknown };
+            return typeof accountId === 'string' && service.belongsToAccount(deps, caller.userId, accountId);
+          },
+        }),
         schema: {
           tags,
           params: z.object({ accountId: z.string().max(64) }),

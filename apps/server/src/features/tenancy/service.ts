@@ -1,5 +1,5 @@
 import { roleAtLeast, type TInviteMemberRequest, type TRole } from '@switchboard/core';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { publishMembershipChange } from '../../platform/guard';
@@ -147,6 +147,19 @@ export const revokeInvite = async (deps: Deps, subaccountId: string, inviteId: s
     .returning({ id: invites.id });
   if (deleted.length === 0) throw new AppError('NOT_FOUND', 'Invitation not found');
   return repo.listMembers(deps.db, subaccountId);
+};
+
+/** The user owns the agency or is a member of one of its sub-accounts. */
+export const belongsToAccount = async (deps: Deps, userId: string, accountId: string): Promise<boolean> => {
+  if (accountId.length > 64) return false;
+  const rows = await deps.db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .leftJoin(subaccounts, eq(subaccounts.accountId, accounts.id))
+    .leftJoin(memberships, and(eq(memberships.subaccountId, subaccounts.id), eq(memberships.userId, userId)))
+    .where(and(eq(accounts.id, accountId), or(eq(accounts.ownerUserId, userId), eq(memberships.userId, userId))))
+    .limit(1);
+  return rows.length > 0;
 };
 
 /**

@@ -22,3 +22,26 @@ export const isOriginAllowed = (allowedDomains: string[], origin: string | null 
     return host === entry || host === `www.${entry}`;
   });
 };
+
+/** Only the characters a host, port, scheme or wildcard use: nothing that could end a CSP directive. */
+const SOURCE_SAFE = /^[a-z0-9.*:/-]+$/;
+
+/**
+ * The CSP frame-ancestors sources of a widget's iframe page: the allowed domains (in the same
+ * spellings isOriginAllowed accepts) and this app itself; every site when the list is empty.
+ */
+export const frameAncestorsOf = (allowedDomains: string[]): string[] => {
+  if (allowedDomains.length === 0) return ['*'];
+  const sources = new Set<string>(["'self'"]);
+  for (const raw of allowedDomains) {
+    const entry = raw.trim().toLowerCase().replace(/\/+$/, '');
+    if (!entry || !SOURCE_SAFE.test(entry)) continue;
+    if (/^https?:\/\//.test(entry)) sources.add(entry);
+    else if (entry.startsWith('*.') || entry.includes(':')) {
+      sources.add(`https://${entry}`).add(`http://${entry}`);
+    } else {
+      for (const host of [entry, `www.${entry}`]) sources.add(`https://${host}`).add(`http://${host}`);
+    }
+  }
+  return [...sources];
+};

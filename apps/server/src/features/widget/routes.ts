@@ -2,12 +2,13 @@ import { ZWidgetChatRequest, ZWidgetChatResponse, ZWidgetConversations } from '@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { allowCrossOriginLoad, sendFramedPage } from '../../platform/browser-protections';
 import { AppError } from '../../platform/errors';
 import { publicAccess } from '../../platform/guard';
 import { originOf } from '../../platform/http';
 import { appBundle, framePage, gzipCached, loaderScript } from './assets';
 import { admitChat, runChat, WIDGET_ERRORS } from './chat';
-import { isOriginAllowed } from './domains';
+import { frameAncestorsOf, isOriginAllowed } from './domains';
 import { getLiveWidget } from './live-config';
 import { openSse } from './sse';
 import { listVisitorConversations, visitorMessages, visitorThread } from './visitor-threads';
@@ -82,6 +83,7 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
           .type('text/javascript; charset=utf-8');
         if (!widget)
           return reply.status(404).send(`console.warn(${JSON.stringify(`Switchboard: ${WIDGET_ERRORS.notFound}`)});`);
+        allowCrossOriginLoad(reply);
         return sendText(request, reply, loaderScript(deps.env, widget, originOf(request, deps.env)));
       },
     );
@@ -104,7 +106,9 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
         return reply
           .status(404)
           .send(`<!doctype html><title>${WIDGET_ERRORS.notFound}</title><p>${WIDGET_ERRORS.notFound}</p>`);
-      return sendText(request, reply, framePage(deps.env, widget, request.query.mode ?? 'inline'));
+      const page = framePage(deps.env, widget, request.query.mode ?? 'inline');
+      sendFramedPage(reply, page, frameAncestorsOf(widget.settings.allowedDomains));
+      return sendText(request, reply, page);
     },
   );
 
