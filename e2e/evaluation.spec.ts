@@ -10,8 +10,8 @@ interface StubLlm {
   url: string;
   close(): Promise<void>;
 }
-/** The stub shared with the server tests, loaded by path (it lives beside the engine it serves). */
-const STUB_MODULE = '../apps/server/src/features/evaluation/stub-llm.ts';
+/** The stub shared with the server tests, loaded by path (apps/server/src/testing). */
+const STUB_MODULE = '../apps/server/src/testing/stub-llm.ts';
 let stub: StubLlm;
 test.beforeAll(async () => {
   const { startStubLlm } = (await import(STUB_MODULE)) as { startStubLlm: () => Promise<StubLlm> };

@@ -5,6 +5,7 @@ import { DEMO_AGENCY, seedDemoAgencyOnce } from './features/tenancy/seed';
 import { loadEnv } from './platform/env';
 import { startJobWorkers } from './platform/jobs';
 import { closeDeps, createDeps } from './platform/runtime';
+import { startupErrorMessage } from './platform/startup-errors';
 
 const env = (() => {
   try {
@@ -15,9 +16,16 @@ const env = (() => {
     process.exit(1);
   }
 })();
-const deps = await createDeps(env);
+/** Stops the start with a clear message for what a person can fix; anything else is thrown. */
+const failStart = (error: unknown): never => {
+  const message = startupErrorMessage(error, env);
+  if (!message) throw error;
+  console.error(message);
+  process.exit(1);
+};
+
+const deps = await createDeps(env).catch(failStart);
 const { app } = await buildApp(deps);
-const stopJobWorkers = env.JOB_WORKERS ? startJobWorkers(deps) : async () => {};
 
 if (env.SEED_DEMO) {
   const seeded = await seedDemoAgencyOnce(deps.db);
@@ -35,7 +43,11 @@ if (env.SEED_DEMO) {
   await ensureDemoAgents(deps.db, DEMO_AGENCY.owner.email);
 }
 
-await app.listen({ port: env.PORT, host: env.HOST });
+await app.listen({ port: env.PORT, host: env.HOST }).catch(async (error) => {
+  await closeDeps(deps);
+  failStart(error);
+});
+const stopJobWorkers = env.JOB_WORKERS ? startJobWorkers(deps) : async () => {};
 deps.log.info(`Switchboard is serving on ${deps.publicUrl} (database: ${deps.database.driver})`);
 
 const shutdown = async (signal: string) => {

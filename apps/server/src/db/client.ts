@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import { withPipelinedQueries } from './pglite-pipelined';
 import * as schema from './schema';
 
@@ -69,16 +70,28 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     };
   }
   const dataDir = options.dataDir ?? 'memory://';
-  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
-  const db = drizzlePglite(withPipelinedQueries(client), { schema }) as unknown as Db;
-  await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() });
-  return {
-    db,
-    driver: 'pglite',
-    ping: () => timed(() => db.execute(sql`select 1`)),
-    close: () => client.close(),
-  };
+  let unlock = () => {};
+  if (!dataDir.startsWith('memory://')) {
+    await mkdir(dataDir, { recursive: true });
+    unlock = lockDataDir(dataDir);
+  }
+  try {
+    const client = await PGlite.create(dataDir);
+    const db = drizzlePglite(withPipelinedQueries(client), { schema }) as unknown as Db;
+    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() });
+    return {
+      db,
+      driver: 'pglite',
+      ping: () => timed(() => db.execute(sql`select 1`)),
+      close: async () => {
+        await client.close();
+        unlock();
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 };
 
 const timed = async (fn: () => Promise<unknown>): Promise<number> => {

@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newId } from '../../platform/ids';
+import { testQuestion, useCompatibleProvider } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
 import { insertAgent } from '../agents/repo';
 import { createApiKey } from '../api-keys/service';
 import { seedAgency } from '../tenancy/seed';
-import { testQuestion, useCompatibleProvider } from './fixtures';
-import { type StubLlm, startStubLlm } from './stub-llm';
 import { createTemplate } from './templates';
 
 const CLI = path.resolve(__dirname, '../../../../../scripts/cli.mjs');

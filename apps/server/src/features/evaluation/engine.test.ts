@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPayload, testQuestion, useCompatibleProvider } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
 import { type SeededAgency, seedAgency } from '../tenancy/seed';
-import { startPayload, testQuestion, useCompatibleProvider } from './fixtures';
 import { evaluationConversations, evaluationRuns } from './schema';
-import { type StubLlm, startStubLlm } from './stub-llm';
 
 let t: TestApp;
 let stub: StubLlm;

@@ -8,11 +8,11 @@ import type { Deps } from '../../platform/deps';
 import { loadEnv } from '../../platform/env';
 import { startJobWorkers } from '../../platform/jobs';
 import { closeDeps, createDeps } from '../../platform/runtime';
+import { startPayload, testQuestion, useCompatibleProvider } from '../../testing/fixtures';
+import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
 import { createSession, SESSION_COOKIE } from '../auth/session';
 import { seedAgency } from '../tenancy/seed';
-import { startPayload, testQuestion, useCompatibleProvider } from './fixtures';
 import { evaluationConversations, evaluationRuns } from './schema';
-import { type StubLlm, startStubLlm } from './stub-llm';
 
 let dataDir: string;
 let stub: StubLlm;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../platform/ids';
+import { testQuestion, useCompatibleProvider } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
 import { type SeededAgency, seedAgency } from '../tenancy/seed';
-import { testQuestion, useCompatibleProvider } from './fixtures';
 import { evaluationTemplates } from './schema';
-import { type StubLlm, startStubLlm } from './stub-llm';
 
 let t: TestApp;
 let stub: StubLlm;

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { type OpenAiStub, startOpenAiStub } from '../../testing/openai-stub';
 import { seedAgent } from '../agents/seed';
 import { debitUsages } from '../billing/ledger';
 import { usageLogs } from '../billing/schema';
@@ -12,7 +13,6 @@ import { providerKeys } from '../providers/schema';
 import { seedAgency } from '../tenancy/seed';
 import { flushMetering } from './credits';
 import { runModel } from './gateway';
-import { type OpenAiStub, startOpenAiStub } from './openai-stub';
 
 describe('LLM gateway against a local OpenAI-compatible stub', () => {
   let stub: OpenAiStub;

@@ -1,7 +1,7 @@
 import type { TEvaluationStartInput, TQuestion } from '@switchboard/core';
-import type { Db } from '../../db/client';
-import { newId } from '../../platform/ids';
-import { providerKeys } from '../providers/schema';
+import type { Db } from '../db/client';
+import { providerKeys } from '../features/providers/schema';
+import { newId } from '../platform/ids';
 
 /** Points an account's OpenAI-compatible provider at a local server (tests and the benchmark). */
 export const useCompatibleProvider = async (db: Db, accountId: string, baseUrl: string) => {
