@@ -12,7 +12,7 @@ const list = z
       .filter(Boolean),
   );
 
-const ZEnv = z.object({
+export const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /**
