@@ -101,3 +101,41 @@ test('the landing page and the workspace pass axe-core', async ({ page }) => {
   await page.goto('/build');
   await expectAccessible(page);
 });
+
+test('an unknown path shows the Page not found page with status 404, at mobile width too', async ({ page }) => {
+  const cspErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspErrors.push(message.text());
+  });
+  const response = await page.goto('/definitely-not-a-page');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Go home' })).toBeVisible();
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/no/such/page/here');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('link', { name: 'Go home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect((await page.goto('/pricing'))?.status()).toBe(200);
+  expect(cspErrors).toEqual([]);
+});
+
+test('the web app, the API reference and the pages run under the Content-Security-Policy', async ({ page }) => {
+  const cspErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspErrors.push(message.text());
+  });
+  const landing = await page.goto('/');
+  expect(landing?.headers()['content-security-policy']).toContain("script-src 'self'");
+  expect(landing?.headers()['x-content-type-options']).toBe('nosniff');
+  await signIn(page, DEMO_USERS.admin);
+  for (const path of ['/agents', '/usage', '/demo', '/new-evaluation']) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+  }
+  await page.goto('/api/docs');
+  await expect(page.getByText('Switchboard API').first()).toBeVisible();
+  expect(cspErrors).toEqual([]);
+});

@@ -246,26 +246,40 @@ test('bad input is refused with its message, and the widget shows clear errors',
     await saveAndDeploy(page);
     const code = await copyEmbedCode(page);
     host.setBody(code);
+    // A site that is not allowed gets no launcher, only a console warning, and cannot frame the chat.
     const visitor = await visitorPage(browser);
+    const warnings: string[] = [];
+    visitor.on('console', (message) => warnings.push(message.text()));
     await visitor.goto(host.origin);
-    await visitor.getByRole('button', { name: /^Open chat/ }).click();
-    const chat = visitor.frameLocator('iframe');
-    await chat.getByRole('textbox').fill('Hello');
-    await chat.getByRole('button', { name: 'Send message' }).click();
-    await expect(
-      chat.getByText(
-        "Sorry, I'm having trouble connecting. (Error: This website is not allowed to use this chat widget)",
-      ),
-    ).toBeVisible();
+    await expect.poll(() => warnings.join('\n')).toContain('This website is not allowed to use this chat widget');
+    await expect(visitor.getByRole('button', { name: /^Open chat/ })).toHaveCount(0);
+    // Framed by hand, the chat app never starts there (frame-ancestors): no 'ready' message arrives.
+    const framedReady = await visitor.evaluate(
+      async (src) => {
+        let ready = false;
+        window.addEventListener('message', (event) => {
+          if ((event.data as { type?: string } | null)?.type === 'ready') ready = true;
+        });
+        const frame = document.createElement('iframe');
+        frame.src = src;
+        document.body.append(frame);
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        return ready;
+      },
+      code.match(/src="([^"]+)\/widget(?:-professional)?\.js"/)?.[1] ?? '',
+    );
+    expect(framedReady).toBe(false);
 
     await page.getByLabel('Allowed domains').fill('');
     await page.getByLabel('Daily message limit').fill('1');
     await page.getByLabel('Daily message limit').blur();
     await saveAndDeploy(page);
     await visitor.reload();
+    await visitor.getByRole('button', { name: /^Open chat/ }).click();
+    const chat = visitor.frameLocator('iframe');
     await chat.getByRole('textbox').fill('One');
     await chat.getByRole('button', { name: 'Send message' }).click();
-    await expect(chat.locator('.row.agent .bub')).toHaveCount(3, { timeout: 20_000 });
+    await expect(chat.locator('.row.agent .bub')).toHaveCount(2, { timeout: 20_000 });
     await chat.getByRole('textbox').fill('Two');
     await chat.getByRole('button', { name: 'Send message' }).click();
     await expect(

@@ -58,7 +58,12 @@ const hashInputs = () => {
 };
 
 const HASH_FILE = path.join(root, '.build-hash');
-const OUTPUTS = ['apps/server/dist/main.js', 'apps/web/dist/index.html', 'apps/widget/dist/loader.js'];
+const OUTPUTS = [
+  'apps/server/dist/main.js',
+  'apps/server/dist/extract-worker.js',
+  'apps/web/dist/index.html',
+  'apps/widget/dist/loader.js',
+];
 
 /** Builds server, web app and widget unless the same sources were built before. */
 export const ensureBuild = ({ force = false } = {}) => {

@@ -1,13 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
-/** Bundles the server (with @switchboard/core inlined) into apps/server/dist/main.js. */
+/**
+ * Bundles the server (with @switchboard/core inlined) into apps/server/dist/main.js, and the
+ * document reader's worker thread into dist/extract-worker.js beside it.
+ */
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@switchboard/'));
 
 await build({
-  entryPoints: [new URL('./src/main.ts', import.meta.url).pathname],
-  outfile: new URL('./dist/main.js', import.meta.url).pathname,
+  entryPoints: {
+    main: new URL('./src/main.ts', import.meta.url).pathname,
+    'extract-worker': new URL('./src/features/knowledge/extract-worker.ts', import.meta.url).pathname,
+  },
+  outdir: new URL('./dist', import.meta.url).pathname,
   bundle: true,
   platform: 'node',
   format: 'esm',

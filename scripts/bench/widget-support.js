@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ADMIN = 'admin@demo.switchboard.local';
+export const ADMIN = 'admin@demo.switchboard.local';
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
 

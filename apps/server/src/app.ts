@@ -6,6 +6,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { isWebAppPath } from '@switchboard/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { agentRoutes } from './features/agents/routes';
@@ -150,6 +151,9 @@ const serveWebApp = async (app: FastifyInstance, deps: Deps) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = /^\/(api|v1|stripe|widget-assets)(\/|$)/.test(url);
     if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      // The web app draws every page, its "Page not found" included; a path it has no page for
+      // also answers 404 so crawlers and monitors see it.
+      if (!isWebAppPath(url)) reply.status(404);
       return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
     }
     return sendError(reply, 404, 'NOT_FOUND', `No route for ${request.method} ${url}`);

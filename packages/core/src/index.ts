@@ -15,6 +15,7 @@ export * from './ids';
 export * from './knowledge/file-check';
 export * from './knowledge/terms';
 export * from './llm/schemas';
+export * from './navigation/web-paths';
 export * from './navigation/workspace';
 export * from './tenancy/schemas';
 export * from './text/fit';

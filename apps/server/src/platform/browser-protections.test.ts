@@ -64,6 +64,18 @@ describe('security headers', () => {
       "frame-ancestors 'self' https://shop.example.com http://shop.example.com https://www.shop.example.com",
     );
     expect(policy).toContain('https://*.clinic.example');
+    // The loader itself draws nothing on a site that is not allowed.
+    const refused = await t.app.inject({
+      url: `/widget/${ids.widgetId}/widget.js`,
+      headers: { referer: 'https://evil.example/page' },
+    });
+    expect(refused.body).toContain('This website is not allowed to use this chat widget');
+    expect(refused.body.length).toBeLessThan(200);
+    const allowed = await t.app.inject({
+      url: `/widget/${ids.widgetId}/widget.js`,
+      headers: { referer: 'https://shop.example.com/prices' },
+    });
+    expect(allowed.body.length).toBeGreaterThan(500);
     expect(policy.split(';').filter((part) => part.trim().startsWith('script-src'))).toHaveLength(1);
   });
 

@@ -134,6 +134,16 @@ export const ZEnv = z.object({
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
   OPENROUTER_BASE_URL: z.url().default('https://openrouter.ai/api/v1'),
   ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com/v1'),
+  /** Time limit of reading one uploaded document (its own worker thread). */
+  KNOWLEDGE_EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
+  /** Memory limit (MB of JavaScript heap) of reading one uploaded document. */
+  KNOWLEDGE_EXTRACT_MEMORY_MB: z.coerce.number().int().min(32).max(16_384).default(256),
+  /** A DOCX that declares more than this unpacked (a "zip bomb") is refused before it is opened. */
+  KNOWLEDGE_MAX_UNCOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_000_000)
+    .default(100 * 1024 * 1024),
   /** How many knowledge excerpts are given to the model per reply. */
   KNOWLEDGE_MAX_CHUNKS: z.coerce.number().int().min(1).max(20).default(4),
   CHECK_EMBEDDABLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(5000),

@@ -1,88 +1,73 @@
+import { Worker } from 'node:worker_threads';
 import type { KnowledgeKind } from '@switchboard/core';
-import mammoth from 'mammoth';
-import Papa from 'papaparse';
-import { extractText } from 'unpdf';
+import type { Env } from '../../platform/env';
+import type { ReadChunk } from './read-document';
+import { declaredUncompressedSize } from './zip-size';
 
 /**
- * Plain text of an uploaded document. Images and legacy .doc files are accepted (spec file check)
- * but carry no readable text; they are kept without chunks.
+ * Reads an uploaded document off the main thread: each file gets a worker thread with a time
+ * limit (KNOWLEDGE_EXTRACT_TIMEOUT_MS) and a memory limit (KNOWLEDGE_EXTRACT_MEMORY_MB), so no
+ * input (a markdown file built to make a parser backtrack, a huge CSV, a PDF or DOCX that inflates
+ * without end) can stall the server or take its memory. A DOCX that declares more than
+ * KNOWLEDGE_MAX_UNCOMPRESSED_BYTES unpacked is refused before it is opened.
  */
-export const extractDocumentText = async (kind: KnowledgeKind, buffer: Buffer): Promise<string> => {
-  switch (kind) {
-    case 'pdf': {
-      const { text } = await extractText(new Uint8Array(buffer), { mergePages: true });
-      return text;
+export class DocumentRefusedError extends Error {}
+
+const MB = 1024 * 1024;
+
+/** The worker's entry: beside this file in the sources (compiled by tsx), beside main.js when built. */
+const workerEntry = (): URL =>
+  import.meta.url.endsWith('.ts')
+    ? new URL('./extract-worker.dev.mjs', import.meta.url)
+    : new URL('./extract-worker.js', import.meta.url);
+
+export const readDocumentOffThread = async (env: Env, kind: KnowledgeKind, buffer: Buffer): Promise<ReadChunk[]> => {
+  if (kind === 'docx') {
+    const declared = declaredUncompressedSize(buffer);
+    if (declared !== null && declared > env.KNOWLEDGE_MAX_UNCOMPRESSED_BYTES) {
+      throw new DocumentRefusedError(
+        `This DOCX file unpacks to more than ${Math.round(env.KNOWLEDGE_MAX_UNCOMPRESSED_BYTES / MB)} MB and was not read.`,
+      );
     }
-    case 'docx':
-      return (await mammoth.extractRawText({ buffer })).value;
-    case 'markdown':
-      return markdownToText(buffer.toString('utf8'));
-    case 'csv':
-      return csvToText(buffer.toString('utf8'));
-    default:
-      return '';
   }
-};
-
-/** Markdown without its markup, one block a paragraph. */
-const markdownToText = (markdown: string) =>
-  markdown
-    .replace(/```[\s\S]*?```/g, (block) => block.replace(/```\w*/g, ''))
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/^#{1,6}\s+(.*)$/gm, '$1.')
-    .replace(/^\s*[-*+]\s+/gm, '')
-    .replace(/[*_`~]/g, '')
-    .replace(/\.\.$/gm, '.');
-
-/** Each CSV row as "header: value; header: value". */
-const csvToText = (csv: string) => {
-  const parsed = Papa.parse<Record<string, string>>(csv.trim(), { header: true, skipEmptyLines: true });
-  const fields = parsed.meta.fields ?? [];
-  return parsed.data
-    .map((row) =>
-      fields
-        .map((field) => `${field}: ${row[field] ?? ''}`)
-        .join('; ')
-        .concat('.'),
-    )
-    .join('\n\n');
-};
-
-const CHUNK_CHARS = 900;
-
-/** Paragraph-aligned chunks of at most ~900 characters (long paragraphs are split by sentence). */
-export const chunkText = (text: string): string[] => {
-  const paragraphs = text
-    .replace(/\r/g, '')
-    .split(/\n\s*\n/)
-    .map((part) => part.replace(/\s+/g, ' ').trim())
-    .filter(Boolean);
-  const pieces: string[] = [];
-  for (const paragraph of paragraphs) {
-    if (paragraph.length <= CHUNK_CHARS) {
-      pieces.push(paragraph);
-      continue;
-    }
-    let current = '';
-    for (const sentence of paragraph.split(/(?<=[.!?])\s+/)) {
-      if (current && current.length + sentence.length + 1 > CHUNK_CHARS) {
-        pieces.push(current);
-        current = '';
-      }
-      current = current ? `${current} ${sentence}` : sentence.slice(0, CHUNK_CHARS * 2);
-    }
-    if (current) pieces.push(current);
-  }
-  const chunks: string[] = [];
-  let current = '';
-  for (const piece of pieces) {
-    if (current && current.length + piece.length + 2 > CHUNK_CHARS) {
-      chunks.push(current);
-      current = '';
-    }
-    current = current ? `${current}\n\n${piece}` : piece;
-  }
-  if (current) chunks.push(current);
-  return chunks;
+  const worker = new Worker(workerEntry(), {
+    workerData: { kind, buffer },
+    resourceLimits: { maxOldGenerationSizeMb: env.KNOWLEDGE_EXTRACT_MEMORY_MB, maxYoungGenerationSizeMb: 32 },
+  });
+  return new Promise<ReadChunk[]>((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      fn();
+    };
+    const timer = setTimeout(
+      () =>
+        settle(() =>
+          reject(
+            new DocumentRefusedError(
+              `The file took longer than ${Math.round(env.KNOWLEDGE_EXTRACT_TIMEOUT_MS / 1000)} s to read and was not added.`,
+            ),
+          ),
+        ),
+      env.KNOWLEDGE_EXTRACT_TIMEOUT_MS,
+    );
+    worker.once('message', (answer: { chunks?: ReadChunk[]; error?: string }) =>
+      settle(() => (answer.chunks ? resolve(answer.chunks) : reject(new Error(answer.error ?? 'unreadable')))),
+    );
+    worker.once('error', (error: NodeJS.ErrnoException) =>
+      settle(() =>
+        reject(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new DocumentRefusedError(
+                `The file needs more than ${env.KNOWLEDGE_EXTRACT_MEMORY_MB} MB of memory to read and was not added.`,
+              )
+            : error,
+        ),
+      ),
+    );
+    worker.once('exit', (code) => settle(() => reject(new Error(`the reader stopped with code ${code}`))));
+  });
 };

@@ -43,7 +43,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
         throw uploadFailure(UPLOAD_MESSAGES.tooLarge);
       }
       const size = file.file.truncated ? MAX_UPLOAD_BYTES + 1 : buffer.length;
-      const created = await addDocument(deps.db, {
+      const created = await addDocument(deps.db, deps.env, {
         agentId: request.params.agentId,
         subaccountId: tenant.subaccountId,
         name: file.filename,

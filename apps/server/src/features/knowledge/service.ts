@@ -1,9 +1,11 @@
-import { checkUpload, knowledgeKind, type TKnowledgeDocument, termFrequencies, terms } from '@switchboard/core';
+import { checkUpload, knowledgeKind, type TKnowledgeDocument } from '@switchboard/core';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Env } from '../../platform/env';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { chunkText, extractDocumentText } from './extract';
+import { DocumentRefusedError, readDocumentOffThread } from './extract';
+import type { ReadChunk } from './read-document';
 import { invalidateKnowledge } from './retrieve';
 import { knowledgeChunks, knowledgeDocuments } from './schema';
 
@@ -28,19 +30,20 @@ export const uploadFailure = (message: string) =>
 /** Checks the file (spec order), extracts and chunks its text and stores it in one transaction. */
 export const addDocument = async (
   db: Db,
+  env: Env,
   input: { agentId: string; subaccountId: string; name: string; mimeType: string; buffer: Buffer; size: number },
 ): Promise<TKnowledgeDocument> => {
   const refused = checkUpload({ name: input.name, size: input.size, mimeType: input.mimeType });
   if (refused) throw uploadFailure(refused);
   const kind = knowledgeKind(input.name, input.mimeType);
   if (!kind) throw uploadFailure('Unsupported file type');
-  let text: string;
+  let chunks: ReadChunk[];
   try {
-    text = await extractDocumentText(kind, input.buffer);
-  } catch {
+    chunks = await readDocumentOffThread(env, kind, input.buffer);
+  } catch (error) {
+    if (error instanceof DocumentRefusedError) throw uploadFailure(error.message);
     throw uploadFailure('The file could not be read. Check that it is not damaged or password-protected.');
   }
-  const chunks = chunkText(text);
   const documentId = newId('document');
   const row = await db.transaction(async (tx) => {
     const inserted = await tx
@@ -57,14 +60,14 @@ export const addDocument = async (
       .returning();
     if (chunks.length) {
       await tx.insert(knowledgeChunks).values(
-        chunks.map((content, position) => ({
+        chunks.map((chunk, position) => ({
           id: newId('chunk'),
           documentId,
           agentId: input.agentId,
           position,
-          content,
-          terms: termFrequencies(content),
-          length: terms(content).length,
+          content: chunk.content,
+          terms: chunk.terms,
+          length: chunk.length,
         })),
       );
     }

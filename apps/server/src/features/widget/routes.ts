@@ -40,6 +40,16 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
     return reported || null;
   };
 
+  /** The origin of the page that asked for the loader (browsers send at least the origin). */
+  const refererOrigin = (referer: string | undefined): string | null => {
+    if (!referer) return null;
+    try {
+      return new URL(referer).origin;
+    } catch {
+      return null;
+    }
+  };
+
   const liveOr404 = async (widgetId: string) => {
     const widget = await getLiveWidget(deps, widgetId);
     if (!widget) throw new AppError('CONNECTION_NOT_FOUND', WIDGET_ERRORS.notFound);
@@ -84,6 +94,13 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!widget)
           return reply.status(404).send(`console.warn(${JSON.stringify(`Switchboard: ${WIDGET_ERRORS.notFound}`)});`);
         allowCrossOriginLoad(reply);
+        // A site the widget does not allow gets no launcher (its frame would be refused anyway); a
+        // page that sends no referrer gets it, and the frame's frame-ancestors decides.
+        const site = refererOrigin(request.headers.referer);
+        if (site && !isOriginAllowed(widget.settings.allowedDomains, site)) {
+          reply.header('vary', 'referer');
+          return reply.send(`console.warn(${JSON.stringify(`Switchboard: ${WIDGET_ERRORS.domain}`)});`);
+        }
         return sendText(request, reply, loaderScript(deps.env, widget, originOf(request, deps.env)));
       },
     );

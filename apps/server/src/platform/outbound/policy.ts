@@ -114,6 +114,9 @@ export const vetUrl = (raw: string | URL, policy: OutboundPolicy, options: VetOp
     throw new BlockedAddressError('Addresses with a user name or password cannot be reached', field);
   }
   if (isListedHost(policy, url)) return url;
+  const literal = stripBrackets(url.hostname);
+  // An address the self-hoster listed is reached on any port, like a listed host.
+  if (ipaddr.isValid(literal) && !isPublicAddress(literal) && isAllowedAddress(policy, literal)) return url;
   if (options.webPortsOnly && !WEB_PORTS.has(url.port)) {
     throw new BlockedAddressError('Only the standard web ports can be reached', field);
   }

@@ -1,4 +1,5 @@
 import {
+  CONNECT_ID_PATTERN,
   channelItems,
   isChannelActive,
   isPathActive,
@@ -10,6 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, LayoutDashboard, Menu, Plus, Settings, UsersRound, X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { NotFoundPage } from '../../app/not-found-page';
 import { Spinner } from '../../components/ui/card';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
@@ -161,8 +163,12 @@ const ConnectionSidebar = ({ context, onNavigate }: { context: ConnectContext; o
 export const ConnectionLayout = () => {
   const { user, loading } = useSession();
   const { pathname } = useLocation();
+  const { connectId = '' } = useParams();
   const context = useConnectContext();
   const [drawerOpen, setDrawerOpen] = useState(false);
+
+  // A first segment that is no page and no id (/nonsense) is simply not found, signed in or not.
+  if (!CONNECT_ID_PATTERN.test(connectId)) return <NotFoundPage />;
 
   if (loading)
     return (

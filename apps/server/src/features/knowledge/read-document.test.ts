@@ -1,0 +1,142 @@
+import { deflateRawSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../testing/harness';
+import { seedAgent } from '../agents/seed';
+import { seedAgency } from '../tenancy/seed';
+import { DocumentRefusedError, readDocumentOffThread } from './extract';
+import { chunkText, markdownToText } from './read-document';
+import { declaredUncompressedSize } from './zip-size';
+
+/** A one-entry zip whose central directory declares `declared` bytes unpacked. */
+const zipDeclaring = (declared: number, content = Buffer.from('<w:document/>')) => {
+  const name = Buffer.from('word/document.xml');
+  const data = deflateRawSync(content);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(declared, 22);
+  local.writeUInt16LE(name.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(declared, 24);
+  central.writeUInt16LE(name.length, 28);
+  const directoryOffset = local.length + name.length + data.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + name.length, 12);
+  end.writeUInt32LE(directoryOffset, 16);
+  return Buffer.concat([local, name, data, central, name, end]);
+};
+
+describe('reading documents', () => {
+  it('turns markdown into its text with a markdown parser', () => {
+    const text = markdownToText(
+      '# Prices\n\nPanels cost [less than you think](https://example.com) and **install fast**.\n\n- one\n- two\n\n| Plan | Price |\n|---|---|\n| Basic | 10 |\n',
+    );
+    expect(text).toContain('Prices.');
+    expect(text).toContain('Panels cost less than you think and install fast.');
+    expect(text).not.toContain('https://example.com');
+    expect(text).toContain('Plan: Basic; Price: 10');
+  });
+
+  it('reads input built to make a backtracking parser stall, in linear time', () => {
+    const hostile = '[a]('.repeat(64 * 1024);
+    expect(markdownToText(hostile).length).toBeGreaterThan(0);
+    expect(chunkText(`${'\n '.repeat(100_000)}end`)).toEqual(['end']);
+  });
+
+  it('reads the sizes a zip declares without unpacking it', () => {
+    expect(declaredUncompressedSize(zipDeclaring(3_000_000_000))).toBe(3_000_000_000);
+    expect(declaredUncompressedSize(Buffer.from('not a zip at all'))).toBeNull();
+  });
+});
+
+describe('reading off the main thread, with limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('refuses a DOCX that unpacks past KNOWLEDGE_MAX_UNCOMPRESSED_BYTES before opening it', async () => {
+    await expect(readDocumentOffThread(t.deps.env, 'docx', zipDeclaring(3_000_000_000))).rejects.toThrow(
+      /unpacks to more than 100 MB/,
+    );
+  });
+
+  it('refuses a file that takes longer than the time limit, and one that needs more memory than allowed', async () => {
+    const slow = readDocumentOffThread(
+      { ...t.deps.env, KNOWLEDGE_EXTRACT_TIMEOUT_MS: 1 },
+      'markdown',
+      Buffer.from('# Hi'),
+    );
+    await expect(slow).rejects.toBeInstanceOf(DocumentRefusedError);
+    await expect(slow).rejects.toThrow(/longer than/);
+    const rows = Array.from({ length: 200_000 }, (_, i) => `${i},${'word '.repeat(20)}`).join('\n');
+    const big = readDocumentOffThread(
+      { ...t.deps.env, KNOWLEDGE_EXTRACT_MEMORY_MB: 32, KNOWLEDGE_EXTRACT_TIMEOUT_MS: 120_000 },
+      'csv',
+      Buffer.from(`id,text\n${rows}`),
+    );
+    await expect(big).rejects.toThrow(/more than 32 MB of memory/);
+  });
+
+  it('reads a document in a worker and answers its chunks', async () => {
+    const chunks = await readDocumentOffThread(
+      t.deps.env,
+      'markdown',
+      Buffer.from('# Warranty\n\n25 years on panels.'),
+    );
+    expect(chunks.map((chunk) => chunk.content)).toEqual(['Warranty.\n\n25 years on panels.']);
+    expect(chunks[0]?.terms).toHaveProperty('warranty');
+  });
+});
+
+describe('uploading hostile markdown', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('stores a 256 KB file of "[a](" while /api/health keeps answering', async () => {
+    const agency = await seedAgency(t.deps.db, {
+      accountName: 'Hostile',
+      owner: { email: 'owner@hostile.test', name: 'Owner' },
+      subaccounts: ['Main'],
+    });
+    const agent = await seedAgent(t.deps.db, {
+      accountId: agency.accountId,
+      subaccountId: agency.subaccountIds[0] ?? '',
+    });
+    const boundary = '----sbhostile';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.md"\r\nContent-Type: text/markdown\r\n\r\n`,
+      ),
+      Buffer.from('[a]('.repeat(64 * 1024)),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const uploading = t.app.inject({
+      method: 'POST',
+      url: `/api/agents/${agent.id}/documents`,
+      headers: {
+        cookie: await t.cookieFor(agency.ownerId),
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload,
+    });
+    const health = await t.app.inject({ url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    const uploaded = await uploading;
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+  });
+});
