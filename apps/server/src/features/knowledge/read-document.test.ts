@@ -138,5 +138,23 @@ describe('uploading hostile markdown', () => {
     expect(health.statusCode).toBe(200);
     const uploaded = await uploading;
     expect(uploaded.statusCode, uploaded.body).toBe(201);
-  });
+
+    // A CSV of more chunks than one VALUES list could carry (PostgreSQL takes 65535 parameters).
+    const rows = Array.from({ length: 450_000 }, (_, i) => `${i},a`).join('\n');
+    const csv = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+      ),
+      Buffer.from(`id,v\n${rows}`),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const many = await t.app.inject({
+      method: 'POST',
+      url: `/api/agents/${agent.id}/documents`,
+      headers: { cookie: await t.cookieFor(agency.ownerId), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: csv,
+    });
+    expect(many.statusCode, many.body.slice(0, 300)).toBe(201);
+    expect(many.json().chunkCount).toBeGreaterThan(65_535 / 7);
+  }, 60_000);
 });

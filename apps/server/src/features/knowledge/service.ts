@@ -1,5 +1,6 @@
 import { checkUpload, knowledgeKind, type TKnowledgeDocument } from '@switchboard/core';
 import { and, asc, eq } from 'drizzle-orm';
+import { bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import type { Env } from '../../platform/env';
 import { AppError } from '../../platform/errors';
@@ -58,19 +59,22 @@ export const addDocument = async (
         chunkCount: chunks.length,
       })
       .returning();
-    if (chunks.length) {
-      await tx.insert(knowledgeChunks).values(
-        chunks.map((chunk, position) => ({
-          id: newId('chunk'),
-          documentId,
-          agentId: input.agentId,
-          position,
-          content: chunk.content,
-          terms: chunk.terms,
-          length: chunk.length,
-        })),
-      );
-    }
+    // One statement for any number of chunks (a large CSV has thousands; a VALUES list would pass
+    // PostgreSQL's limit of 65535 parameters).
+    await bulkInsert(
+      tx,
+      knowledgeChunks,
+      {
+        id: ['text', () => newId('chunk')],
+        document_id: ['text', () => documentId],
+        agent_id: ['text', () => input.agentId],
+        position: ['int', (chunk) => chunk.position],
+        content: ['text', (chunk) => chunk.content],
+        terms: ['jsonb', (chunk) => JSON.stringify(chunk.terms)],
+        length: ['int', (chunk) => chunk.length],
+      },
+      chunks.map((chunk, position) => ({ ...chunk, position })),
+    );
     return inserted[0];
   });
   if (!row) throw new AppError('DATABASE_ERROR', 'The document could not be stored.');
