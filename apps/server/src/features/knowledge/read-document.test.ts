@@ -1,6 +1,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { multipartUpload } from '../../testing/multipart';
 import { seedAgent } from '../agents/seed';
 import { seedAgency } from '../tenancy/seed';
 import { DocumentRefusedError, readDocumentOffThread } from './extract';
@@ -117,23 +118,17 @@ describe('uploading hostile markdown', () => {
       accountId: agency.accountId,
       subaccountId: agency.subaccountIds[0] ?? '',
     });
-    const boundary = '----sbhostile';
-    const payload = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.md"\r\nContent-Type: text/markdown\r\n\r\n`,
-      ),
-      Buffer.from('[a]('.repeat(64 * 1024)),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    const uploading = t.app.inject({
-      method: 'POST',
-      url: `/api/agents/${agent.id}/documents`,
-      headers: {
-        cookie: await t.cookieFor(agency.ownerId),
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      payload,
-    });
+    const cookie = await t.cookieFor(agency.ownerId);
+    const send = (file: Parameters<typeof multipartUpload>[0]) => {
+      const body = multipartUpload(file);
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/agents/${agent.id}/documents`,
+        headers: { cookie, ...body.headers },
+        payload: body.payload,
+      });
+    };
+    const uploading = send({ name: 'notes.md', type: 'text/markdown', content: '[a]('.repeat(64 * 1024) });
     const health = await t.app.inject({ url: '/api/health' });
     expect(health.statusCode).toBe(200);
     const uploaded = await uploading;
@@ -141,19 +136,7 @@ describe('uploading hostile markdown', () => {
 
     // A CSV of more chunks than one VALUES list could carry (PostgreSQL takes 65535 parameters).
     const rows = Array.from({ length: 450_000 }, (_, i) => `${i},a`).join('\n');
-    const csv = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="rows.csv"\r\nContent-Type: text/csv\r\n\r\n`,
-      ),
-      Buffer.from(`id,v\n${rows}`),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    const many = await t.app.inject({
-      method: 'POST',
-      url: `/api/agents/${agent.id}/documents`,
-      headers: { cookie: await t.cookieFor(agency.ownerId), 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload: csv,
-    });
+    const many = await send({ name: 'rows.csv', type: 'text/csv', content: `id,v\n${rows}` });
     expect(many.statusCode, many.body.slice(0, 300)).toBe(201);
     expect(many.json().chunkCount).toBeGreaterThan(65_535 / 7);
   }, 60_000);

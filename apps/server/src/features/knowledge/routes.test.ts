@@ -1,26 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { multipartUpload } from '../../testing/multipart';
 import { seedAgent } from '../agents/seed';
 import { seedAgency } from '../tenancy/seed';
 import { knowledgeChunks, knowledgeDocuments } from './schema';
 
-const multipart = (file: { name: string; type: string; content: Buffer | string } | null) => {
-  const boundary = '----sbtest';
-  const parts: Buffer[] = [];
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      ),
-      Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
-      Buffer.from('\r\n'),
-    );
-  } else {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nnothing\r\n`));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-};
+const multipart = multipartUpload;
 
 const HANDBOOK = `# Sunrise Solar handbook
 

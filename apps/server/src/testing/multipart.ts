@@ -1,0 +1,18 @@
+/** A multipart/form-data upload body with one file field (or none), as a browser sends it. */
+export const multipartUpload = (file: { name: string; type: string; content: Buffer | string } | null) => {
+  const boundary = '----sbtest';
+  const parts: Buffer[] = [];
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
+      Buffer.from('\r\n'),
+    );
+  } else {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nnothing\r\n`));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+};
