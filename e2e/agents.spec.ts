@@ -16,11 +16,17 @@ test('an agency creates an agent from an idea, gives it a document and asks abou
   await expectAccessible(page);
 
   await page.getByLabel('Your agent idea').fill('A friendly receptionist for a dental clinic that books appointments');
+  await expect(page.getByLabel('Model that writes the draft')).toHaveValue('offline::offline');
   await page.getByRole('button', { name: 'Create agent' }).click();
   await expect(page.getByText('Designing your agent')).toBeVisible();
   await page.waitForURL(/\/agents\/agt_[a-z0-9]+$/);
 
-  await expect(page.getByRole('heading', { name: 'Dental Clinic Assistant' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dental Clinic Receptionist' })).toBeVisible();
+  await expect(
+    page.getByText('Drafted by the offline model. Review the instructions before going live.'),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Can I book an appointment?' })).toBeVisible();
+  await expect(page.getByLabel('First message')).toHaveValue(/^Hello, and welcome! I'm the receptionist here\./);
   await expect(page.getByText('Agent ID:')).toBeVisible();
   await expect(page.getByLabel('Instructions (system prompt)')).toHaveValue(/dental clinic/);
   // Readable in both themes.
@@ -59,7 +65,7 @@ test('an agency creates an agent from an idea, gives it a document and asks abou
 
   // The agent is listed, and the page works at mobile width.
   await page.goto('/agents');
-  await expect(page.getByRole('link', { name: 'Dental Clinic Assistant', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Dental Clinic Receptionist', exact: true })).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
   await expectAccessible(page);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);

@@ -137,5 +137,8 @@ test('the web app, the API reference and the pages run under the Content-Securit
   }
   await page.goto('/api/docs');
   await expect(page.getByText('Switchboard API').first()).toBeVisible();
+  // The bearer API key scheme: Authorize takes a platform key.
+  await page.getByRole('button', { name: 'Authorize' }).first().click();
+  await expect(page.getByText('bearerAuth').first()).toBeVisible();
   expect(cspErrors).toEqual([]);
 });

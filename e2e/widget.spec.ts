@@ -113,13 +113,13 @@ test('an agency designs and deploys a widget; a visitor on another site chats an
     await launcher.click();
     const chat = visitor.frameLocator('iframe[title="Sunrise Solar Assistant"]');
     await expect(chat.getByText('Welcome to Sunrise! Ask me anything.')).toBeVisible();
-    await expect(chat.getByRole('button', { name: 'How does it work?' })).toBeVisible();
+    await expect(chat.getByRole('button', { name: 'Do you offer financing?' })).toBeVisible();
     await expectAccessible(visitor);
     const streamed = visitor.waitForResponse((response) => response.url().endsWith('/chat'));
-    await chat.getByRole('button', { name: 'How does it work?' }).click();
+    await chat.getByRole('button', { name: 'Do you offer financing?' }).click();
     expect((await streamed).headers()['content-type']).toContain('text/event-stream');
     await expect(chat.locator('.row.agent .bub')).toHaveCount(2, { timeout: 20_000 });
-    await expect(chat.getByRole('button', { name: 'How does it work?' })).toHaveCount(0);
+    await expect(chat.getByRole('button', { name: 'Do you offer financing?' })).toHaveCount(0);
 
     // The conversation appears live in the inbox; a person takes over and the visitor sees the reply.
     await expect(page.getByRole('list', { name: 'Conversations' }).getByText(/preview_/)).toBeVisible();
@@ -129,6 +129,16 @@ test('an agency designs and deploys a widget; a visitor on another site chats an
     await page.getByLabel('Reply to the visitor').fill('Hi, this is Avery from Sunrise.');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(chat.getByText('Hi, this is Avery from Sunrise.')).toBeVisible();
+
+    // The conversation becomes a replayable test case of a new template, its answer the reference.
+    await page.getByRole('button', { name: 'Add to test set' }).click();
+    const testSet = page.getByRole('dialog', { name: 'Add to test set' });
+    await testSet.getByLabel('New template name').fill('From the inbox');
+    await testSet.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(testSet.getByRole('status')).toContainText('Added to From the inbox');
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await expect(testSet).toBeHidden();
 
     // HTML in a message is shown as text.
     await chat.getByRole('textbox').fill('<b>bold?</b><img src=x onerror="window.hacked=1">');
@@ -141,7 +151,7 @@ test('an agency designs and deploys a widget; a visitor on another site chats an
     // New Conversation starts fresh with the greeting and chips.
     await chat.getByRole('button', { name: 'Conversation menu' }).click();
     await chat.getByRole('menuitem', { name: 'New Conversation' }).click();
-    await expect(chat.getByRole('button', { name: 'What is your product?' })).toBeVisible();
+    await expect(chat.getByRole('button', { name: 'How much can I save with solar?' })).toBeVisible();
 
     // After a reload the widget reopens, and Previous Conversations lists the earlier chat.
     await visitor.reload();

@@ -108,7 +108,7 @@ try {
     } catch {
       // Not listening yet.
     }
-    if (i > 200) throw new Error('The server did not start');
+    if (i > 900) throw new Error('The server did not start');
     await sleep(100);
   }
   const login = await call(`${base}/api/direct-login`, { body: { email: ADMIN } });

@@ -10,6 +10,9 @@
  * ideal = max(N x L / C, longest chain of dependent calls x L)
  * Figures per run: N, ideal, measured, efficiency (ideal / measured), fixed overhead (start to
  * first model call + last model answer to the run's completed event), server RSS before and peak.
+ * Every question carries one check of each deterministic kind (contains, regex, JSON shape,
+ * latency, cost, tool, refusal, similarity) beside the judge; BENCH_NO_CHECKS=1 leaves them out
+ * (an A/B of what the checks cost).
  * Targets: efficiency >= 0.9 at N = 1000, fixed overhead < 1 s, memory flat from N = 1000 to 10 000.
  * BENCH_SIZES=1000,10000 (default) picks the runs; BENCH_PORT the server port. The server uses
  * the embedded PGlite database; BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL instead (in
@@ -161,6 +164,19 @@ const rssMb = () => {
 };
 
 /** Questions giving about `calls` model calls: each has one variation (v0: agent + judge; v1: reword + agent + judge). */
+/** One check of each kind that needs no model call, as an agency would set them on a question. */
+const CHECKS = [
+  { type: 'contains', value: 'Answer' },
+  { type: 'not_contains', value: 'BREAK' },
+  { type: 'regex', pattern: '^Answer: \\w+', ignoreCase: true },
+  { type: 'json_shape', shape: { price: 'number' } },
+  { type: 'max_latency', ms: 60_000 },
+  { type: 'max_cost', credits: 1000 },
+  { type: 'tool_not_called', tool: 'issue_refund' },
+  { type: 'refusal' },
+  { type: 'similarity', reference: 'Answer: which solar panels fit a small roof', min: 0.3 },
+];
+
 const questionsFor = (calls) => {
   const count = Math.round(calls / 5);
   const make = (prefix, n) =>
@@ -173,6 +189,8 @@ const questionsFor = (calls) => {
       whenToAsk: 1,
       successCriteria: 'Answers helpfully.',
       isSuccessCriteriaEditing: false,
+      // The checks beside the judge run on every conversation (they add no model call).
+      checks: process.env.BENCH_NO_CHECKS ? undefined : CHECKS,
     }));
   const custom = make('c', Math.min(500, count));
   const compliance = make('k', Math.min(500, Math.max(0, count - 500)));
@@ -227,7 +245,7 @@ try {
     } catch {
       // Not listening yet.
     }
-    if (i > 300) throw new Error('The server did not start');
+    if (i > 1200) throw new Error('The server did not start'); // 2 min: a shared machine can be slow to start it
     await sleep(100);
   }
   const login = await call(`${base}/api/direct-login`, { body: { email: ADMIN } });

@@ -7,13 +7,17 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { isWebAppPath } from '@switchboard/core';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { affiliateRoutes } from './features/affiliate/routes';
 import { agentRoutes } from './features/agents/routes';
 import { apiKeyRoutes } from './features/api-keys/routes';
 import { createMailer, type Mailer } from './features/auth/mailer';
 import { authRoutes } from './features/auth/routes';
 import { billingRoutes } from './features/billing/routes';
+import { campaignRoutes } from './features/channels/campaign-routes';
+import { channelRoutes } from './features/channels/routes';
+import { twilioWebhookRoutes } from './features/channels/webhook-routes';
 import { connectionRoutes } from './features/connections/routes';
 import { conversationRoutes } from './features/conversations/routes';
 import { demosRoutes } from './features/demos/routes';
@@ -21,16 +25,22 @@ import { evaluationRoutes } from './features/evaluation/routes';
 import { healthRoutes } from './features/health/routes';
 import { inboxRoutes } from './features/inbox/routes';
 import { knowledgeRoutes } from './features/knowledge/routes';
+import { marketplaceRoutes } from './features/marketplace/routes';
+import { metricsRoutes } from './features/metrics/routes';
 import { openAiCompatRoutes } from './features/openai-compat/routes';
 import { providerRoutes } from './features/providers/routes';
+import { rankRoutes } from './features/rank/routes';
+import { supportRoutes } from './features/support/routes';
 import { tenancyRoutes } from './features/tenancy/routes';
 import { themeRoutes } from './features/theme/routes';
 import { widgetRoutes } from './features/widget/routes';
+import { swaggerOptions } from './platform/api-docs';
 import { installBrowserProtections } from './platform/browser-protections';
 import type { Deps } from './platform/deps';
 import { installErrorHandler, sendError } from './platform/error-handler';
 import { installGuard, sessionCallerResolver } from './platform/guard';
 import { newSupportId } from './platform/ids';
+import { installRequestLog } from './platform/request-log';
 import { createSerializerCompiler } from './platform/serializer';
 
 export interface BuiltApp {
@@ -58,6 +68,8 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
     bodyLimit: deps.env.BODY_LIMIT_BYTES,
     trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
     genReqId: () => newSupportId().slice(0, 16),
+    // One line per request instead (platform/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler(app.log, deps.env.NODE_ENV === 'test'));
@@ -65,6 +77,7 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   app.decorate('callerResolvers', [sessionCallerResolver]);
 
   installErrorHandler(app);
+  installRequestLog(app);
   await app.register(fastifyCookie);
   // After the cookie parser: both read the parsed cookies in onRequest.
   await installBrowserProtections(app);
@@ -83,21 +96,12 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
       },
     }),
   });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Switchboard API',
-        description:
-          'Every error answers { "error": { "code", "message", "support_id" } }. Authenticate with the session cookie or a platform API key (Authorization: Bearer).',
-        version: '1.0.0',
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwagger, swaggerOptions());
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: true } });
 
   const mailer = createMailer(deps.db, deps.env, deps.log);
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   await app.register(authRoutes(mailer));
   await app.register(tenancyRoutes(mailer));
   await app.register(themeRoutes);
@@ -111,8 +115,15 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   await app.register(connectionRoutes);
   await app.register(widgetRoutes);
   await app.register(inboxRoutes);
+  await app.register(channelRoutes);
+  await app.register(campaignRoutes);
+  await app.register(twilioWebhookRoutes);
   await app.register(demosRoutes);
   await app.register(evaluationRoutes);
+  await app.register(marketplaceRoutes(mailer));
+  await app.register(rankRoutes);
+  await app.register(supportRoutes(mailer));
+  await app.register(affiliateRoutes);
 
   await serveWebApp(app, deps);
   return { app, mailer };

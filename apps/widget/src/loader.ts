@@ -12,6 +12,7 @@ interface LauncherConfig {
   p: string; // placement
   z: number; // launcher size
   l: string; // logo for the launcher
+  g: string; // the logo's placement (crop position and scale) as CSS
   b: string; // bubble text ('' = no bubble)
   d: number; // bubble delay, seconds
   w: number;
@@ -49,10 +50,11 @@ const mount = (cfg: LauncherConfig) => {
     return;
   }
 
+  const logo = () => (cfg.l ? `<img alt="" style="${cfg.g || ''}" src="${encodeURI(cfg.l)}">` : CHAT_ICON);
   const host = document.createElement('div');
   host.style.cssText = 'position:fixed;z-index:2147483000;width:0;height:0;top:0;left:0';
   const root = host.attachShadow({ mode: 'open' });
-  root.innerHTML = `<style>button{all:unset;box-sizing:border-box;cursor:pointer}svg{width:45%;height:45%;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}.l{position:fixed;${edge(20)};width:${cfg.z}px;height:${cfg.z}px;border-radius:50%;background:${cfg.c};color:#fff;display:flex;align-items:center;justify-content:center;box-shadow:0 6px 20px #0004;overflow:hidden}.l:focus-visible{outline:3px solid ${cfg.c};outline-offset:3px}.l img{width:100%;height:100%;object-fit:cover}.n{position:absolute;top:0;right:0;min-width:18px;height:18px;border-radius:9px;background:#dc2626;color:#fff;font:600 11px/18px sans-serif;text-align:center;display:none}.b{position:fixed;${edge(cfg.z + 32)};max-width:260px;background:#fff;color:#111;font:14px/1.4 system-ui,sans-serif;padding:12px 32px 12px 14px;border-radius:12px;box-shadow:0 6px 24px #0003;display:none;cursor:pointer}.b button{position:absolute;top:6px;right:8px;width:20px;text-align:center;color:#444;font:16px/20px sans-serif}iframe{position:fixed;border:0;border-radius:16px;box-shadow:0 12px 40px #0005;display:none}iframe.m{inset:0;width:100%;height:100%;border-radius:0}</style><div class="b" role="status"><span></span><button type="button" aria-label="Dismiss">×</button></div><button class="l" type="button" aria-label="Open chat: ${cfg.t.replace(/[<>&"]/g, '')}" aria-expanded="false">${cfg.l ? `<img alt="" src="${encodeURI(cfg.l)}">` : CHAT_ICON}<span class="n"></span></button>`;
+  root.innerHTML = `<style>button{all:unset;box-sizing:border-box;cursor:pointer}svg{width:45%;height:45%;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}.l{position:fixed;${edge(20)};width:${cfg.z}px;height:${cfg.z}px;border-radius:50%;background:${cfg.c};color:#fff;display:flex;align-items:center;justify-content:center;box-shadow:0 6px 20px #0004;overflow:hidden}.l:focus-visible{outline:3px solid ${cfg.c};outline-offset:3px}.l img{position:absolute;width:100%;height:100%;object-fit:contain}.n{position:absolute;top:0;right:0;min-width:18px;height:18px;border-radius:9px;background:#dc2626;color:#fff;font:600 11px/18px sans-serif;text-align:center;display:none}.b{position:fixed;${edge(cfg.z + 32)};max-width:260px;background:#fff;color:#111;font:14px/1.4 system-ui,sans-serif;padding:12px 32px 12px 14px;border-radius:12px;box-shadow:0 6px 24px #0003;display:none;cursor:pointer}.b button{position:absolute;top:6px;right:8px;width:20px;text-align:center;color:#444;font:16px/20px sans-serif}iframe{position:fixed;border:0;border-radius:16px;box-shadow:0 12px 40px #0005;display:none}iframe.m{inset:0;width:100%;height:100%;border-radius:0}</style><div class="b" role="status"><span></span><button type="button" aria-label="Dismiss">×</button></div><button class="l" type="button" aria-label="Open chat: ${cfg.t.replace(/[<>&"]/g, '')}" aria-expanded="false">${logo()}<span class="n"></span></button>`;
   const launcher = root.querySelector('.l') as HTMLButtonElement;
   const bubble = root.querySelector('.b') as HTMLDivElement;
   const badge = root.querySelector('.n') as HTMLSpanElement;
@@ -61,16 +63,26 @@ const mount = (cfg: LauncherConfig) => {
   let ready = false;
   let open = false;
   let dismissed = false;
-  let pending: 'open' | 'close' | null = null;
   let size = { w: cfg.w, h: cfg.h };
   let overflow = '';
 
-  const post = (type: 'open' | 'close') => {
+  // Commands wait for the frame: the last open/close, and the latest identity and context.
+  const queue: Record<string, Record<string, unknown>> = {};
+  const send = (m: Record<string, unknown>) => {
     if (!frame || !ready) {
-      pending = type;
+      queue[m.type === 'open' || m.type === 'close' ? 'v' : (m.type as string)] = m;
       return;
     }
-    frame.contentWindow?.postMessage({ source: HOST_SOURCE, type, mobile: mobile(), host: location.origin }, cfg.o);
+    frame.contentWindow?.postMessage({ source: HOST_SOURCE, mobile: mobile(), host: location.origin, ...m }, cfg.o);
+  };
+  const post = (type: 'open' | 'close') => send({ type });
+  const ons: Record<string, ((data?: unknown) => void)[]> = {};
+  const emit = (name: string, data?: unknown) => {
+    for (const f of ons[name] || []) {
+      try {
+        f(data);
+      } catch {}
+    }
   };
   const place = () => {
     if (!frame) return;
@@ -99,8 +111,9 @@ const mount = (cfg: LauncherConfig) => {
     bubble.style.display = show && cfg.b && !dismissed && !open ? 'block' : 'none';
   };
   const setOpen = (next: boolean) => {
+    if (open !== next) emit(next ? 'open' : 'close');
     open = next;
-    launcher.innerHTML = next ? CLOSE_ICON : cfg.l ? `<img alt="" src="${encodeURI(cfg.l)}">` : CHAT_ICON;
+    launcher.innerHTML = next ? CLOSE_ICON : logo();
     launcher.appendChild(badge);
     launcher.setAttribute('aria-label', `${next ? 'Close' : 'Open'} chat: ${cfg.t}`);
     launcher.setAttribute('aria-expanded', String(next));
@@ -133,6 +146,12 @@ const mount = (cfg: LauncherConfig) => {
   };
   window.addEventListener('message', (e) => {
     const m = e.data;
+    // The page's own commands: window.postMessage({source: 'switchboard-host', type: 'open'}, '*').
+    if (e.source === window && m && m.source === HOST_SOURCE && !m.host) {
+      if (m.type === 'open' || m.type === 'close') toggle(m.type === 'open');
+      else if (m.type === 'toggle') toggle(!open);
+      return;
+    }
     if (e.origin !== cfg.o || !m || m.source !== FRAME_SOURCE || m.widgetId !== id) return;
     if (m.type === 'ready') {
       // The visitor's widget data lives in this page's storage (a cross-site frame's is often blocked).
@@ -145,9 +164,10 @@ const mount = (cfg: LauncherConfig) => {
       } catch {}
       frame?.contentWindow?.postMessage({ source: HOST_SOURCE, type: 'storage', data, host: location.origin }, cfg.o);
       ready = true;
-      if (pending) post(pending);
-      pending = null;
-    } else if (m.type === 'closed' && open) setOpen(false);
+      for (const k in queue) send(queue[k] as Record<string, unknown>);
+      emit('ready');
+    } else if (m.type === 'message') emit('message', { role: m.role, content: m.content });
+    else if (m.type === 'closed' && open) setOpen(false);
     else if (m.type === 'opened' && !open) setOpen(true);
     else if (m.type === 'store' && String(m.key).indexOf(prefix) === 0) {
       try {
@@ -175,6 +195,21 @@ const mount = (cfg: LauncherConfig) => {
   (window as unknown as { Switchboard?: unknown }).Switchboard = {
     open: () => toggle(true),
     close: () => toggle(false),
+    toggle: () => toggle(!open),
+    isOpen: () => open,
+    identify: (user: unknown, hmac: string) => {
+      load();
+      send({ type: 'identify', user, hmac });
+    },
+    setContext: (context: unknown) => {
+      load();
+      send({ type: 'context', context });
+    },
+    on: (name: string, f: (data?: unknown) => void) => {
+      ons[name] = ons[name] || [];
+      ons[name].push(f);
+      if (name === 'ready' && ready) f();
+    },
   };
 
   let wasOpen = false;

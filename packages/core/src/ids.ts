@@ -26,5 +26,15 @@ export const ID_PREFIXES = {
   message: 'mes',
   chunk: 'chk',
   providerKey: 'pvk',
+  contact: 'ctc',
+  campaign: 'cmp',
+  channelMessage: 'cms',
+  campaignRecipient: 'crc',
+  creditHold: 'hld',
+  marketplaceProject: 'mkp',
+  marketplaceResponse: 'mkr',
+  supportTicket: 'tkt',
+  referral: 'rfl',
+  commission: 'com',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;

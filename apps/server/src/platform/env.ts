@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { privacyEmbedUrl } from '@switchboard/core';
 import { z } from 'zod';
 import { outboundPolicy } from './outbound/policy';
 
@@ -88,6 +89,8 @@ export const ZEnv = z.object({
     .default('true')
     .transform((value) => value === 'true'),
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  /** Turns GET /metrics on: Prometheus sends it as `Authorization: Bearer …`. Unset: no /metrics. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   WEB_DIST: z.string().optional(),
@@ -102,6 +105,11 @@ export const ZEnv = z.object({
   STRIPE_IDS_TEST: z.string().default(''),
   STRIPE_IDS_LIVE: z.string().default(''),
   FREE_PLAN_CREDITS: z.coerce.number().min(0).default(100),
+  /** Allow the built-in sandbox payments in production (every checkout page then says so). */
+  BILLING_SANDBOX: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true'),
   // Promo codes that grant credits, `CODE:credits` comma-separated; outside production WELCOME100:100 when unset.
   BILLING_PROMO_CODES: z.string().optional(),
   SALES_CONTACT_URL: z.url().default('https://switchboard.local/contact-sales'),
@@ -113,6 +121,17 @@ export const ZEnv = z.object({
     .transform((value) => value === 'true'),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /** Hours a finished job stays in the jobs table before it is deleted. */
+  JOB_RETENTION_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 365)
+    .default(168),
+  /**
+   * Twilio's REST API origin for SMS and WhatsApp connections with Twilio credentials (a regional
+   * edge, a forward proxy, or a local stand-in in tests).
+   */
+  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
   /** Conversations an evaluation run keeps in flight at once (each makes its model calls in turn). */
   EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** Attempts of one model call of an evaluation when the provider answers with a rate limit. */
@@ -139,6 +158,10 @@ export const ZEnv = z.object({
   /** Memory limit (MB of JavaScript heap) of reading one uploaded document. */
   KNOWLEDGE_EXTRACT_MEMORY_MB: z.coerce.number().int().min(32).max(16_384).default(256),
   /** A DOCX that declares more than this unpacked (a "zip bomb") is refused before it is opened. */
+  /** Pages one website import reads at most, whatever the request asks. */
+  KNOWLEDGE_CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(1000).default(50),
+  /** Time one website import may take. */
+  KNOWLEDGE_CRAWL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   KNOWLEDGE_MAX_UNCOMPRESSED_BYTES: z.coerce
     .number()
     .int()
@@ -152,6 +175,41 @@ export const ZEnv = z.object({
   // Website widget: per-visitor and per-IP messages per minute on the public chat.
   WIDGET_VISITOR_BURST_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(20),
   WIDGET_IP_BURST_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(300),
+  /** Marketplace projects one user may create per UTC day. */
+  MARKETPLACE_DAILY_PROJECT_LIMIT: z.coerce.number().int().min(1).max(1000).default(2),
+  /** Share of each paid invoice of a referred agency credited to the affiliate (0.3 = 30 %). */
+  AFFILIATE_COMMISSION_RATE: z.coerce.number().min(0).max(1).default(0.3),
+  /** Days a commission stays pending (refunds, chargebacks) before it is payable. */
+  AFFILIATE_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
+  /** A link's visit is attributed only to an agency created at most this many days before. */
+  AFFILIATE_ATTRIBUTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** The operator's address that Support Center tickets are emailed to; unset: tickets are only stored. */
+  SUPPORT_EMAIL: z.string().trim().email('SUPPORT_EMAIL must be an email address').optional(),
+  /**
+   * Video Guides: `guide=https://…` pairs, comma-separated (guides: getting-started, website-widget,
+   * channels, evaluation, billing, self-hosting). YouTube and Vimeo links play through their
+   * privacy-friendly players; a guide without a video shows its written article.
+   */
+  HOWITWORKS_VIDEOS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const videos: Record<string, string> = {};
+      for (const pair of value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)) {
+        const at = pair.indexOf('=');
+        const guide = pair.slice(0, at).trim().toLowerCase();
+        const url = privacyEmbedUrl(pair.slice(at + 1));
+        if (at < 1 || !/^[a-z0-9-]{1,60}$/.test(guide) || !url) {
+          context.addIssue({ code: 'custom', message: `"${pair}" is not guide=https://video-address` });
+          return z.NEVER;
+        }
+        videos[guide] = url;
+      }
+      return videos;
+    }),
 });
 
 export type Env = z.infer<typeof ZEnv>;

@@ -54,4 +54,22 @@ describe('group commit', () => {
     await added;
     expect(batches).toEqual([[1]]);
   });
+
+  it('keeps writing after its delay timer fires on a queue that flush already wrote', async () => {
+    const batches: number[][] = [];
+    const writer = new GroupCommit<number>(
+      async (items) => {
+        batches.push(items);
+      },
+      { delayMs: 10 },
+    );
+    void writer.add(1);
+    await writer.flush();
+    // The timer of the first add fires now, with nothing left to write.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const second = writer.add(2);
+    await Promise.race([second, writer.flush()]);
+    await second;
+    expect(batches).toEqual([[1], [2]]);
+  });
 });

@@ -54,6 +54,10 @@ export class GroupCommit<T> {
   }
 
   private drain(): Promise<void> {
+    // Nothing queued (a timer firing after flush() already wrote the batch): with an empty queue the
+    // body below would finish synchronously, reset `running` before it is assigned, and leave a
+    // settled promise in it for good, so later writes would never be scheduled.
+    if (this.queue.length === 0) return Promise.resolve();
     this.running = (async () => {
       try {
         while (this.queue.length) {

@@ -21,12 +21,14 @@ export type SubaccountResolver = (request: FastifyRequest, deps: Deps) => Promis
 export type AccessRule =
   | { kind: 'public' }
   | { kind: 'user'; owns?: OwnershipCheck; sessionOnly?: boolean }
-  | { kind: 'subaccount'; role: TRole; subaccount: SubaccountResolver };
+  | { kind: 'subaccount'; role: TRole; subaccount: SubaccountResolver; allowLocked?: boolean };
 
 export interface Tenant {
   subaccountId: string;
   accountId: string;
   role: TRole;
+  /** Locked by the plan (more sub-accounts than it allows): reads only, see lockedSubaccount(). */
+  locked?: boolean;
 }
 
 export interface GuardedRoute {
@@ -65,9 +67,29 @@ export const publicAccess = (): { access: AccessRule } => ({ access: { kind: 'pu
 export const userAccess = (options: { owns?: OwnershipCheck; sessionOnly?: boolean } = {}): { access: AccessRule } => ({
   access: { kind: 'user', ...options },
 });
-export const subaccountAccess = (role: TRole, subaccount: SubaccountResolver): { access: AccessRule } => ({
-  access: { kind: 'subaccount', role, subaccount },
+/**
+ * A member of the sub-account with at least `role`. A sub-account locked by the plan answers every
+ * write with 403 (lockedSubaccount) unless the route sets `allowLocked` (billing: the way out).
+ */
+export const subaccountAccess = (
+  role: TRole,
+  subaccount: SubaccountResolver,
+  options: { allowLocked?: boolean } = {},
+): { access: AccessRule } => ({
+  access: { kind: 'subaccount', role, subaccount, ...options },
 });
+
+/** The answer to a write on a locked sub-account: why, and the way to unlock it. */
+export const lockedSubaccount = () =>
+  new AppError(
+    'BILLING_ACTIVE_SUBSCRIPTION_REQUIRED',
+    'This sub-account is locked: your plan allows fewer active sub-accounts. Upgrade your plan, or choose it as your active sub-account, to use it again.',
+    { reason: 'subaccount_locked', status: 403 },
+  );
+
+/** Drops cached memberships of a sub-account in every process (its lock changed). */
+export const publishSubaccountLockChange = (deps: Deps, subaccountId: string) =>
+  deps.bus.publish(MEMBERSHIPS_CHANNEL, { subaccountId });
 
 /** The sub-account named by a route parameter. */
 export const fromParam =
@@ -116,13 +138,13 @@ const findMembershipCached = (db: Db, userId: string, subaccountId: string): Pro
 
 export const findMembership = async (db: Db, userId: string, subaccountId: string): Promise<Tenant | null> => {
   const rows = await db
-    .select({ role: memberships.role, accountId: subaccounts.accountId })
+    .select({ role: memberships.role, accountId: subaccounts.accountId, locked: subaccounts.locked })
     .from(memberships)
     .innerJoin(subaccounts, eq(subaccounts.id, memberships.subaccountId))
     .where(and(eq(memberships.userId, userId), eq(memberships.subaccountId, subaccountId)))
     .limit(1);
   const row = rows[0];
-  return row ? { subaccountId, accountId: row.accountId, role: row.role } : null;
+  return row ? { subaccountId, accountId: row.accountId, role: row.role, locked: row.locked } : null;
 };
 
 /** The single tenant guard: every /api route declares its access rule, and this hook enforces it. */
@@ -131,8 +153,9 @@ export const installGuard = (app: FastifyInstance) => {
   app.decorateRequest('tenant', null);
   app.decorate('guardedRoutes', []);
   const unsubscribe = app.deps.bus.subscribe(MEMBERSHIPS_CHANNEL, (event) => {
-    const { userId, subaccountId } = event as { userId: string; subaccountId: string };
-    membershipCache.delete(membershipKey(userId, subaccountId));
+    const { userId, subaccountId } = event as { userId?: string; subaccountId: string };
+    if (userId) membershipCache.delete(membershipKey(userId, subaccountId));
+    else membershipCache.deleteWhere((key) => key.endsWith(`:${subaccountId}`));
   });
   app.addHook('onClose', async () => unsubscribe());
 
@@ -187,6 +210,9 @@ export const installGuard = (app: FastifyInstance) => {
     if (!tenant) throw new AppError('NOT_FOUND', 'Not found');
     if (!roleAtLeast(tenant.role, rule.role)) {
       throw new AppError('FORBIDDEN', `This action needs the ${rule.role} role; you are a ${tenant.role}`);
+    }
+    if (tenant.locked && !rule.allowLocked && request.method !== 'GET' && request.method !== 'HEAD') {
+      throw lockedSubaccount();
     }
     request.tenant = tenant;
   });

@@ -1,14 +1,22 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
 import type { Deps } from './deps';
 import { newId } from './ids';
 import { jobs } from './jobs.schema';
 
 /**
  * The job runner. Job state lives in the `jobs` table, so the table is the queue: workers claim a
- * queued job with `FOR UPDATE SKIP LOCKED` (safe with several app processes on one PostgreSQL),
- * beat a heartbeat while it runs, and a job whose heartbeat went stale (its process died) is queued
- * again on the next sweep. A handler that must resume part-way keeps its progress in its own tables
- * and is written to be safely re-run.
+ * queued job whose `run_at` has come with `FOR UPDATE SKIP LOCKED` (safe with several app
+ * processes on one PostgreSQL), beat a heartbeat while it runs, and a job whose heartbeat went
+ * stale (its process died) is queued again on the next sweep. A handler that must resume part-way
+ * keeps its progress in its own tables and is written to be safely re-run.
+ *
+ * - Delayed and scheduled jobs: `runAt` / `delayMs` at enqueue.
+ * - Retries: a handler throws `RetryableJobError` for a temporary failure; the job runs again after
+ *   an exponential backoff (or the `retryAfterMs` the failure carries, when longer) until it has
+ *   used `maxAttempts`. Any other error is permanent: the job fails at once.
+ * - Idempotency keys: enqueuing a key that is already in the table answers the existing job.
+ * - Retention: finished jobs are deleted JOB_RETENTION_HOURS after they finished.
  */
 
 export interface JobContext {
@@ -16,6 +24,9 @@ export interface JobContext {
   payload: unknown;
   accountId: string | null;
   subaccountId: string | null;
+  /** 1 on the first run, 2 on the first retry or restart, and so on. */
+  attempt: number;
+  maxAttempts: number;
 }
 export type JobHandler = (deps: Deps, job: JobContext) => Promise<unknown>;
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -27,11 +38,50 @@ export interface JobView {
   result: unknown;
   error: string | null;
   subaccountId: string | null;
+  attempts: number;
+  runAt: Date;
+}
+
+/** A temporary failure: the job is tried again later (after `retryAfterMs` at least, when given). */
+export class RetryableJobError extends Error {
+  readonly retryAfterMs: number | null;
+  constructor(message: string, options: { retryAfterMs?: number | null; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'RetryableJobError';
+    this.retryAfterMs = options.retryAfterMs ?? null;
+  }
 }
 
 const HEARTBEAT_MS = 5_000;
 const STALE_MS = 30_000;
-const MAX_ATTEMPTS = 3;
+const DEFAULT_MAX_ATTEMPTS = 3;
+export const BACKOFF_BASE_MS = 1_000;
+export const BACKOFF_MAX_MS = 15 * 60_000;
+
+/**
+ * The wait before retry `attempt` (1 = the first retry): 1 s, 2 s, 4 s ... up to 15 minutes, with
+ * up to 20 % of jitter so failures of many jobs do not come back together; never shorter than a
+ * Retry-After the failure carried.
+ */
+export const backoffDelayMs = (
+  attempt: number,
+  options: { retryAfterMs?: number | null; baseMs?: number; maxMs?: number; random?: () => number } = {},
+): number => {
+  const base = options.baseMs ?? BACKOFF_BASE_MS;
+  const max = options.maxMs ?? BACKOFF_MAX_MS;
+  const exponential = Math.min(max, base * 2 ** Math.max(0, attempt - 1));
+  const jittered = Math.round(exponential * (1 + 0.2 * (options.random ?? Math.random)()));
+  return Math.max(Math.min(jittered, max), options.retryAfterMs ?? 0);
+};
+
+/** A Retry-After header (seconds or an HTTP date) in milliseconds from now, or null. */
+export const parseRetryAfter = (value: string | null | undefined, now = Date.now()): number | null => {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+};
 
 const handlers = new Map<string, JobHandler>();
 /** Wakes the local workers at once when a job is enqueued in this process. */
@@ -41,19 +91,58 @@ export function registerJobHandler(type: string, handler: JobHandler): void {
   handlers.set(type, handler);
 }
 
-export async function enqueueJob(
-  deps: Deps,
-  input: { type: string; payload: unknown; accountId?: string | null; subaccountId?: string | null },
-): Promise<string> {
+export interface EnqueueInput {
+  type: string;
+  payload: unknown;
+  accountId?: string | null;
+  subaccountId?: string | null;
+  /** Not before this time (a scheduled job). */
+  runAt?: Date;
+  /** Not before this many milliseconds from now (a delayed job). */
+  delayMs?: number;
+  maxAttempts?: number;
+  /** At most one job per key; enqueuing it again answers the first job's id. */
+  idempotencyKey?: string;
+}
+
+/**
+ * Queues a job and answers its id. Given a transaction, the job is queued only if it commits (a
+ * state change and the job that acts on it are written together).
+ */
+export async function enqueueJob(deps: Deps, input: EnqueueInput, tx?: Tx): Promise<string> {
+  const db: Db | Tx = tx ?? deps.db;
   const id = newId('job');
-  await deps.db.insert(jobs).values({
+  const runAt = input.runAt ?? (input.delayMs ? new Date(Date.now() + input.delayMs) : new Date());
+  const values = {
     id,
     type: input.type,
     payload: input.payload ?? null,
     accountId: input.accountId ?? null,
     subaccountId: input.subaccountId ?? null,
-  });
-  for (const wake of wakers) wake();
+    runAt,
+    maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    idempotencyKey: input.idempotencyKey ?? null,
+  };
+  if (input.idempotencyKey) {
+    const inserted = await db.insert(jobs).values(values).onConflictDoNothing().returning({ id: jobs.id });
+    if (!inserted[0]) {
+      const [existing] = await db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(eq(jobs.idempotencyKey, input.idempotencyKey))
+        .limit(1);
+      if (existing) return existing.id;
+      throw new Error(`The job ${input.idempotencyKey} could not be queued`);
+    }
+  } else {
+    await db.insert(jobs).values(values);
+  }
+  if (runAt.getTime() <= Date.now()) {
+    // Woken after the transaction had a chance to commit.
+    setImmediate(() => {
+      for (const wake of wakers) wake();
+    });
+  }
   return id;
 }
 
@@ -66,6 +155,8 @@ export async function getJob(deps: Deps, jobId: string): Promise<JobView | null>
       result: jobs.result,
       error: jobs.error,
       subaccountId: jobs.subaccountId,
+      attempts: jobs.attempts,
+      runAt: jobs.runAt,
     })
     .from(jobs)
     .where(eq(jobs.id, jobId))
@@ -81,9 +172,10 @@ type ClaimedJob = {
   account_id: string | null;
   subaccount_id: string | null;
   attempts: number;
+  max_attempts: number;
 };
 
-/** Claims the oldest queued job of a type this process can run, or null. */
+/** Claims the due queued job (earliest first) of a type this process can run, or null. */
 const claimJob = async (deps: Deps): Promise<ClaimedJob | null> => {
   const types = [...handlers.keys()];
   if (!types.length) return null;
@@ -95,17 +187,18 @@ const claimJob = async (deps: Deps): Promise<ClaimedJob | null> => {
     UPDATE ${jobs} SET status = 'running', attempts = attempts + 1, heartbeat_at = now(), updated_at = now()
     WHERE id = (
       SELECT id FROM ${jobs}
-      WHERE status = 'queued' AND type IN (${typeList})
-      ORDER BY created_at
+      WHERE status = 'queued' AND run_at <= now() AND type IN (${typeList})
+      ORDER BY run_at, created_at
       FOR UPDATE SKIP LOCKED
       LIMIT 1
     )
-    RETURNING id, type, payload, account_id, subaccount_id, attempts`);
+    RETURNING id, type, payload, account_id, subaccount_id, attempts, max_attempts`);
   const rows = (result as unknown as { rows: ClaimedJob[] }).rows;
   return rows[0] ?? null;
 };
 
 const finishJob = async (deps: Deps, id: string, outcome: { result?: unknown; error?: string }) => {
+  const now = new Date();
   await deps.db
     .update(jobs)
     .set({
@@ -113,24 +206,50 @@ const finishJob = async (deps: Deps, id: string, outcome: { result?: unknown; er
       result: outcome.result ?? null,
       error: outcome.error ?? null,
       heartbeatAt: null,
+      finishedAt: now,
+      updatedAt: now,
+    })
+    .where(eq(jobs.id, id));
+};
+
+const retryLater = async (deps: Deps, id: string, error: string, delayMs: number) => {
+  await deps.db
+    .update(jobs)
+    .set({
+      status: 'queued',
+      error,
+      heartbeatAt: null,
+      runAt: new Date(Date.now() + delayMs),
       updatedAt: new Date(),
     })
     .where(eq(jobs.id, id));
 };
 
 /** Queues again the running jobs whose worker stopped beating (a crash or a restart). */
-const requeueStale = async (deps: Deps) => {
-  const staleBefore = new Date(Date.now() - STALE_MS);
+const requeueStale = async (deps: Deps, staleBefore: Date) => {
+  const now = new Date();
   await deps.db
     .update(jobs)
-    .set({ status: 'failed', error: 'The job stopped too many times', heartbeatAt: null, updatedAt: new Date() })
+    .set({
+      status: 'failed',
+      error: 'The job stopped too many times',
+      heartbeatAt: null,
+      finishedAt: now,
+      updatedAt: now,
+    })
     .where(
-      and(eq(jobs.status, 'running'), lt(jobs.heartbeatAt, staleBefore), sql`${jobs.attempts} >= ${MAX_ATTEMPTS}`),
+      and(eq(jobs.status, 'running'), lt(jobs.heartbeatAt, staleBefore), sql`${jobs.attempts} >= ${jobs.maxAttempts}`),
     );
   await deps.db
     .update(jobs)
-    .set({ status: 'queued', heartbeatAt: null, updatedAt: new Date() })
+    .set({ status: 'queued', heartbeatAt: null, runAt: now, updatedAt: now })
     .where(and(eq(jobs.status, 'running'), lt(jobs.heartbeatAt, staleBefore)));
+};
+
+/** Deletes finished jobs older than the retention (their own tables keep what the product shows). */
+export const pruneFinishedJobs = async (deps: Deps, retentionHours = deps.env.JOB_RETENTION_HOURS) => {
+  const before = new Date(Date.now() - retentionHours * 3_600_000);
+  await deps.db.delete(jobs).where(lt(jobs.finishedAt, before));
 };
 
 const errorText = (error: unknown): string => {
@@ -155,13 +274,22 @@ const runClaimed = async (deps: Deps, job: ClaimedJob, running: Set<string>) => 
       payload: job.payload,
       accountId: job.account_id,
       subaccountId: job.subaccount_id,
+      attempt: job.attempts,
+      maxAttempts: job.max_attempts,
     });
     await finishJob(deps, job.id, { result });
   } catch (error) {
-    deps.log.warn({ err: error, jobId: job.id, type: job.type }, 'job failed');
-    await finishJob(deps, job.id, { error: errorText(error) }).catch((err) =>
-      deps.log.error({ err, jobId: job.id }, 'could not record the job failure'),
-    );
+    const retry = error instanceof RetryableJobError && job.attempts < job.max_attempts;
+    deps.log.warn({ err: error, jobId: job.id, type: job.type, attempt: job.attempts, retry }, 'job failed');
+    const record = retry
+      ? retryLater(
+          deps,
+          job.id,
+          errorText(error),
+          backoffDelayMs(job.attempts, { retryAfterMs: (error as RetryableJobError).retryAfterMs }),
+        )
+      : finishJob(deps, job.id, { error: errorText(error) });
+    await record.catch((err) => deps.log.error({ err, jobId: job.id }, 'could not record the job failure'));
   } finally {
     clearInterval(beat);
     running.delete(job.id);
@@ -221,19 +349,15 @@ export function startJobWorkers(deps: Deps): () => Promise<void> {
   wakers.add(wake);
 
   const sweep = setInterval(() => {
-    void requeueStale(deps).catch(() => undefined);
+    void requeueStale(deps, new Date(Date.now() - STALE_MS)).catch(() => undefined);
+    void pruneFinishedJobs(deps).catch(() => undefined);
   }, STALE_MS / 2);
   sweep.unref?.();
 
   void (async () => {
     // At start no job of this process is running, so running jobs with no fresh heartbeat belong
     // to a stopped process; jobs whose heartbeat is older than a beat are taken back at once.
-    const before = new Date(Date.now() - HEARTBEAT_MS * 2);
-    await deps.db
-      .update(jobs)
-      .set({ status: 'queued', heartbeatAt: null, updatedAt: new Date() })
-      .where(and(eq(jobs.status, 'running'), lt(jobs.heartbeatAt, before)))
-      .catch(() => undefined);
+    await requeueStale(deps, new Date(Date.now() - HEARTBEAT_MS * 2)).catch(() => undefined);
     await pump();
     schedule();
   })();

@@ -22,7 +22,13 @@ export const createDeps = async (env: Env, options: RuntimeOptions = {}): Promis
     pino({
       level: env.LOG_LEVEL,
       ...(format === 'pretty' && env.NODE_ENV !== 'test'
-        ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              // One line per entry: the request line and its fields stay together.
+              options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname', singleLine: true },
+            },
+          }
         : {}),
     });
   // The AI SDK's warnings (unsupported settings of a provider) go to the log, not to the console.

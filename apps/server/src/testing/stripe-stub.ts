@@ -19,6 +19,11 @@ export interface StripeStub {
   subscriptions: Map<string, Json>;
   invoices: Map<string, Json>;
   sessions: Map<string, Json>;
+  /** Customers created, by idempotency key (Stripe answers a repeated key with the first result). */
+  customers: Map<string, Json>;
+  refunds: Json[];
+  /** A live subscription of a customer made outside our checkout (a second tab, a late payment). */
+  makeSubscription(customer: string, price: StubPrice, accountId: string): Json;
   /** Makes a paid subscription invoice for the period and stores it. */
   addInvoice(input: {
     id: string;
@@ -44,6 +49,8 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
   const subscriptions = new Map<string, Json>();
   const invoices = new Map<string, Json>();
   const sessions = new Map<string, Json>();
+  const customers = new Map<string, Json>();
+  const refunds: Json[] = [];
   const requests: StripeStub['requests'] = [];
   let counter = 0;
   const next = (prefix: string) => `${prefix}_${++counter}`;
@@ -75,6 +82,18 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
       },
     };
     subscriptions.set(sub.id as string, sub);
+    const invoice = addInvoice({
+      id: next('in'),
+      subscription: sub.id as string,
+      price,
+      start: now,
+      end: now + (price.interval === 'year' ? 12 : 1) * month,
+      accountId,
+    });
+    invoice.customer = customer;
+    invoice.billing_reason = 'subscription_create';
+    invoice.payment_intent_id = next('pi');
+    sub.latest_invoice = invoice.id;
     return sub;
   };
 
@@ -138,8 +157,55 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
         error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such object: ${path}` },
       });
     const parts = path.split('/').filter(Boolean);
-    if (request.method === 'POST' && path === '/v1/customers')
-      return send(200, { id: next('cus'), object: 'customer' });
+    if (request.method === 'POST' && path === '/v1/customers') {
+      const key = String(request.headers['idempotency-key'] ?? '');
+      const known = key ? customers.get(key) : undefined;
+      if (known) return send(200, known);
+      const customer = { id: next('cus'), object: 'customer' };
+      if (key) customers.set(key, customer);
+      return send(200, customer);
+    }
+    if (request.method === 'GET' && path === '/v1/checkout/sessions') {
+      const data = [...sessions.values()].filter(
+        (session) =>
+          session.customer === url.searchParams.get('customer') &&
+          (!url.searchParams.get('status') || session.status === url.searchParams.get('status')),
+      );
+      return send(200, { object: 'list', data, has_more: false });
+    }
+    if (request.method === 'POST' && parts[1] === 'checkout' && parts[3] && parts[4] === 'expire') {
+      const session = sessions.get(parts[3]);
+      if (!session) return missing();
+      if (session.status !== 'open') {
+        return send(400, { error: { type: 'invalid_request_error', message: 'Only open sessions can be expired.' } });
+      }
+      session.status = 'expired';
+      return send(200, session);
+    }
+    if (request.method === 'GET' && path === '/v1/invoice_payments') {
+      const invoice = invoices.get(url.searchParams.get('invoice') ?? '');
+      const data = invoice?.payment_intent_id
+        ? [
+            {
+              id: next('inpay'),
+              object: 'invoice_payment',
+              status: 'paid',
+              payment: { type: 'payment_intent', payment_intent: invoice.payment_intent_id },
+            },
+          ]
+        : [];
+      return send(200, { object: 'list', data, has_more: false });
+    }
+    if (request.method === 'POST' && path === '/v1/refunds') {
+      const refund = {
+        id: next('re'),
+        object: 'refund',
+        payment_intent: form.get('payment_intent'),
+        status: 'succeeded',
+      };
+      refunds.push(refund);
+      return send(200, refund);
+    }
     if (request.method === 'POST' && path === '/v1/checkout/sessions') {
       const price = priceOf(form.get('line_items[0][price]') ?? '');
       const session: Json = {
@@ -234,6 +300,10 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
     if (parts[1] === 'subscriptions' && parts[2]) {
       const sub = subscriptions.get(parts[2]);
       if (!sub) return missing();
+      if (request.method === 'DELETE') {
+        sub.status = 'canceled';
+        return send(200, sub);
+      }
       if (request.method === 'POST') {
         if (form.get('cancel_at_period_end')) sub.cancel_at_period_end = form.get('cancel_at_period_end') === 'true';
         const priceId = form.get('items[0][price]');
@@ -271,6 +341,9 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
     subscriptions,
     invoices,
     sessions,
+    customers,
+    refunds,
+    makeSubscription,
     addInvoice,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -31,3 +31,13 @@ export declare const answerFor: (
   }[],
 ) => string;
 export declare const startStubLlm: (options?: { latencyMs?: number; record?: boolean }) => Promise<StubLlm>;
+export declare const failureFor: (
+  system: string,
+  messages: {
+    role: string;
+    content: string;
+  }[],
+) => {
+  status: number;
+  body: object;
+} | null;

@@ -4,11 +4,15 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local OpenAI-compatible chat completions server for tests and the benchmark. It plays every
  * role of an evaluation deterministically, recognised by the system prompt:
- * - simulated user: "Small talk {n}";
+ * - simulated user: "Small talk {n}"; after the question "DONE", or "Follow-up {n}" when the question holds "[follow-up]";
  * - rewording: the question with " [v{n}]";
- * - judge: fails an answer containing "BREAK", passes any other, quoting the answer;
+ * - judge: fails an answer containing "BREAK", passes any other, quoting the answer; answers text
+ *   that is no JSON when the question holds "[judge-garbage]" (always) or "[judge-garbage-once]"
+ *   (until asked in the stricter format);
  * - question generator: "{category} question {i}";
  * - agent under test: "Answer to: {last user message}", or "BREAK: rules off" for a message with "jailbreak".
+ * Errors on demand, when the agent is asked a message holding a marker: "[agent-401]" (invalid key),
+ * "[agent-429]" (rate limit, every time), "[agent-500]" (server error), "[agent-quota]" (quota).
  */
 export interface StubLlm {
   url: string;
@@ -33,8 +37,31 @@ const textOf = (content: unknown): string =>
       ? content.map((part) => (part as { text?: string }).text ?? '').join('')
       : '';
 
+/** A provider failure the agent role answers for a marked message (see above), or null. */
+export const failureFor = (
+  system: string,
+  messages: { role: string; content: string }[],
+): { status: number; body: object } | null => {
+  if (/role-playing a user|Reword the test question|You are the judge|Write test questions/.test(system)) return null;
+  const last = messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
+  if (last.includes('[agent-401]'))
+    return { status: 401, body: { error: { message: 'Incorrect API key provided.', code: 'invalid_api_key' } } };
+  if (last.includes('[agent-429]'))
+    return { status: 429, body: { error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } } };
+  if (last.includes('[agent-quota]'))
+    return { status: 429, body: { error: { message: 'You exceeded your quota.', code: 'insufficient_quota' } } };
+  if (last.includes('[agent-500]')) return { status: 500, body: { error: { message: 'boom' } } };
+  return null;
+};
+
 export const answerFor = (system: string, messages: { role: string; content: string }[]): string => {
   const last = messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
+  if (system.includes('FOLLOW-UP TURN')) {
+    // The agent's messages arrive as the user's (the transcript is flipped for the simulated user).
+    const asked = messages.some((message) => message.content.includes('[follow-up]'));
+    const soFar = messages.filter((message) => message.content.startsWith('Follow-up')).length;
+    return asked ? `Follow-up ${soFar + 1}` : 'DONE';
+  }
   if (system.includes('role-playing a user')) {
     return `Small talk ${messages.filter((message) => message.role === 'user').length}`;
   }
@@ -43,6 +70,10 @@ export const answerFor = (system: string, messages: { role: string; content: str
     return JSON.stringify({ question: `${last} [v${variation}]` });
   }
   if (system.includes('You are the judge')) {
+    if (last.includes('[judge-garbage]')) return 'I think it was fine, mostly.';
+    if (last.includes('[judge-garbage-once]') && !system.includes('Answer with one JSON object only')) {
+      return 'Verdict: looks good to me';
+    }
     const answer = /Assistant answer to grade: ([\s\S]*)$/.exec(last)?.[1] ?? '';
     const passed = !answer.includes('BREAK');
     return JSON.stringify({
@@ -96,6 +127,12 @@ export const startStubLlm = async (options: { latencyMs?: number; record?: boole
       rateLimited -= 1;
       response.writeHead(429, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } }));
+      return;
+    }
+    const failure = failureFor(system, messages);
+    if (failure) {
+      response.writeHead(failure.status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(failure.body));
       return;
     }
     const content = answerFor(system, messages);

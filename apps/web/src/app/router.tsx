@@ -1,4 +1,6 @@
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { AffiliateWatcher } from '../features/affiliate/affiliate-watcher';
+import { affiliateRoutes } from '../features/affiliate/routes';
 import { agentsRoutes } from '../features/agents/routes';
 import { ConfirmSignInPage } from '../features/auth/confirm-page';
 import { MailboxPage } from '../features/auth/mailbox-page';
@@ -12,9 +14,12 @@ import { demosRoutes } from '../features/demos/routes';
 import { ErrorDialog } from '../features/errors/error-dialog';
 import { evaluationRoutes } from '../features/evaluation/routes';
 import { LandingPage } from '../features/marketing/landing-page';
+import { marketplaceRoutes } from '../features/marketplace/routes';
+import { rankRoutes } from '../features/rank/routes';
 import { resourcesRoutes } from '../features/resources/routes';
 import { type FeatureRoutes, PageSuspense } from '../features/routing';
 import { AiSettingsPage } from '../features/settings/ai-settings-page';
+import { supportRoutes } from '../features/support/routes';
 import { TeamPage } from '../features/team/team-page';
 import { widgetRoutes } from '../features/widget/routes';
 import { WorkspaceLayout } from '../features/workspace/workspace-layout';
@@ -28,6 +33,10 @@ const features: FeatureRoutes[] = [
   demosRoutes,
   channelsRoutes,
   resourcesRoutes,
+  marketplaceRoutes,
+  rankRoutes,
+  supportRoutes,
+  affiliateRoutes,
 ];
 
 /** The root keeps the app-wide dialogs mounted beside every page. */
@@ -39,6 +48,7 @@ const Root = () => (
     <SignInDialog />
     <ErrorDialog />
     <BillingWatchers />
+    <AffiliateWatcher />
   </>
 );
 

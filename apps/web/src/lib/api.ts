@@ -8,6 +8,7 @@ let currentSubaccountId: string | null = null;
 export const setCurrentSubaccountId = (id: string | null) => {
   currentSubaccountId = id;
 };
+export const getCurrentSubaccountId = () => currentSubaccountId;
 
 export class ApiError extends Error {
   readonly status: number;
@@ -16,8 +17,10 @@ export class ApiError extends Error {
   readonly reason?: string;
   readonly supportId?: string;
   readonly appError: AppError;
+  /** The parsed answer, for calls whose failures carry more than the envelope (a 429's counts). */
+  readonly body?: unknown;
 
-  constructor(status: number, appError: AppError, extra: { field?: string; reason?: string } = {}) {
+  constructor(status: number, appError: AppError, extra: { field?: string; reason?: string; body?: unknown } = {}) {
     super(appError.message);
     this.name = 'ApiError';
     this.status = status;
@@ -26,6 +29,7 @@ export class ApiError extends Error {
     this.supportId = appError.supportId;
     this.field = extra.field;
     this.reason = extra.reason;
+    this.body = extra.body;
   }
 }
 
@@ -83,10 +87,10 @@ export const api = async <T>(path: string, options: ApiOptions = {}): Promise<T>
   }
   const text = await response.text();
   if (!response.ok) {
-    let extra: { field?: string; reason?: string } = {};
+    let extra: { field?: string; reason?: string; body?: unknown } = {};
     try {
       const parsed = JSON.parse(text) as { error?: { field?: string; reason?: string } };
-      extra = { field: parsed.error?.field, reason: parsed.error?.reason };
+      extra = { field: parsed.error?.field, reason: parsed.error?.reason, body: parsed };
     } catch {
       extra = {};
     }

@@ -13,6 +13,10 @@ export interface ChatBody {
   widgetConversationThreadId: string | null;
   contactIdentifier: string;
   history: { role: 'user' | 'assistant'; content: string }[];
+  /** The host site's signed-in user with the HMAC of its id (Switchboard.identify). */
+  identity?: Record<string, unknown>;
+  /** What the host page told the agent (Switchboard.setContext). */
+  context?: Record<string, unknown>;
 }
 
 export class ChatError extends Error {}

@@ -61,6 +61,8 @@ const boot = (backend: StorageBackend) => {
       : [];
   const freshChat = (): ActiveChat => ({ id: newLocalId(), messages: greeting(), lastActivity: Date.now() });
 
+  /** What the host page said about its visitor (identify) and page (setContext); sent with each message. */
+  const host: { identity?: Record<string, unknown>; context?: Record<string, unknown> } = {};
   const state = {
     contactIdentifier: store.contactIdentifier(),
     openAIThreadId: null as string | null,
@@ -122,6 +124,7 @@ const boot = (backend: StorageBackend) => {
 
   const addMessage = (message: ChatMessage) => {
     state.chat.messages.push(message);
+    post({ type: 'message', role: message.sender === 'user' ? 'user' : 'agent', content: message.content });
     state.chat.lastActivity = Date.now();
     persist();
     view.render();
@@ -157,6 +160,8 @@ const boot = (backend: StorageBackend) => {
           widgetConversationThreadId: state.dbThreadId,
           contactIdentifier: state.contactIdentifier,
           history: [...history, { role: 'user', content: message }],
+          ...(host.identity ? { identity: host.identity } : {}),
+          ...(host.context ? { context: host.context } : {}),
         },
         (delta) => {
           streamed += delta;
@@ -299,9 +304,18 @@ const boot = (backend: StorageBackend) => {
   onCommand = (command) => {
     if (command.type === 'storage') return;
     if (command.host) setHostOrigin(command.host);
+    if (command.type === 'identify') {
+      host.identity = { ...command.user, hmac: command.hmac };
+      return;
+    }
+    if (command.type === 'context') {
+      host.context = command.context;
+      return;
+    }
     if (typeof command.mobile === 'boolean') view.setMobile(command.mobile);
-    if (command.type === 'open') setOpen(true, false);
-    if (command.type === 'close') setOpen(false, false);
+    // Reported back, so the page's frame follows whoever asked (the loader, or the page itself).
+    if (command.type === 'open') setOpen(true);
+    if (command.type === 'close') setOpen(false);
   };
   for (const command of queued.splice(0)) onCommand(command);
 

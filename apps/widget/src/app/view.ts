@@ -107,7 +107,7 @@ export const createView = (o: ViewOptions) => {
         {},
         mine ? null : h('div', { class: 'who', text: m.human ? `${texts.aiName} · Team` : texts.aiName }),
         bubble,
-        h('div', { class: 'time', text: timeAgoLabel(m.timestamp) }),
+        h('div', { class: 'time', text: timeAgoLabel(m.timestamp, Date.now(), settings.language) }),
       ),
     );
   };
@@ -191,7 +191,7 @@ export const createView = (o: ViewOptions) => {
     );
 
   const chatScreen = () => {
-    const list = h('div', { class: 'msgs', role: 'log', 'aria-live': 'polite', 'aria-label': 'Messages' });
+    const list = h('div', { class: 'msgs', role: 'log', tabindex: '0', 'aria-live': 'polite', 'aria-label': 'Messages' });
     for (const m of state.chat.messages) list.append(messageRow(m));
     if (state.loading) {
       list.append(
@@ -315,14 +315,17 @@ export const createView = (o: ViewOptions) => {
                 'div',
                 { class: 't' },
                 h('span', { text: c.widgetTitle || texts.title }),
-                h('span', { class: 'time', text: timeAgoLabel(c.timestamp) }),
+                h('span', { class: 'time', text: timeAgoLabel(c.timestamp, Date.now(), settings.language) }),
               ),
               h(
                 'div',
                 { class: 'p' },
                 cutText(c.lastMessage, VISITOR.lastMessageListCut),
                 unreadCount
-                  ? h('span', { class: 'badge', text: `${unreadCount} · ${shortAgoLabel(c.timestamp)}` })
+                  ? h('span', {
+                      class: 'badge',
+                      text: `${unreadCount} · ${shortAgoLabel(c.timestamp, Date.now(), settings.language)}`,
+                    })
                   : null,
               ),
             ),

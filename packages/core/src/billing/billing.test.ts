@@ -3,7 +3,8 @@ import { capabilitiesFor, FREE_CAPABILITIES } from './capabilities';
 import { CATALOG_TIERS, catalogByFamily, findTier } from './catalog';
 import { formatCreditCount, formatMinor, formatPrice, pricePerCredit, yearlyPerMonth } from './format';
 import { downgradeLosses, overUsageWarning, planChangeType } from './plan-change';
-import { buildPricingPlans, showsIntervalToggle } from './pricing';
+import { buildPricingPlans, cardPrice, showsIntervalToggle, type TCreditPack } from './pricing';
+import { findPromotion, PROMOTIONS, promotionAppliesTo, type TPromotion } from './promotions';
 import { usageNumbers, ZRedeemRequest, ZUpgradeRequest } from './schemas';
 
 const catalog = catalogByFamily();
@@ -67,6 +68,67 @@ describe('pricing cards', () => {
     expect(plans).toHaveLength(1);
     expect(plans[0]).toMatchObject({ name: 'Growth', buttonText: 'Get 69% Off First Month', yearly: null });
     expect(showsIntervalToggle(plans, 'promotional')).toBe(false);
+    // The card shows the promotional first-month price against the regular one, and names no coupon.
+    expect(plans[0]?.monthly).toMatchObject({ price: 24.49, originalPrice: 79, couponId: null });
+  });
+
+  it('yearly cards show the yearly credits, the true price per credit and a like-for-like anchor', () => {
+    const plans = buildPricingPlans(catalog, 'default', options);
+    const starterYear = plans[0]?.yearly?.creditPacks[0];
+    expect(starterYear).toMatchObject({ credits: 6000, price: 180, pricePerCredit: 0.03, billing: 'year' });
+    expect(cardPrice(starterYear as TCreditPack, { yearlyAsMonthly: true })).toEqual({
+      amount: 15,
+      unit: '/month',
+      anchor: 25,
+      note: 'Billed yearly ($180)',
+    });
+    const growthYear = plans[1]?.yearly?.creditPacks[0] as TCreditPack;
+    expect(cardPrice(growthYear, { yearlyAsMonthly: true })).toMatchObject({ amount: 47.4, anchor: 79 });
+    const growthMonth = plans[1]?.monthly?.creditPacks[0] as TCreditPack;
+    expect(cardPrice(growthMonth, { yearlyAsMonthly: false })).toEqual({
+      amount: 79,
+      unit: '/month',
+      anchor: null,
+      note: null,
+    });
+  });
+
+  it('one-year and one-time offers never say /month; the secret Starter is 25 at 21% off', () => {
+    const plans = buildPricingPlans(catalog, 'secret', options);
+    const [starter, zoom, lifetime] = plans.map((plan) => plan.monthly?.creditPacks[0] as TCreditPack);
+    expect(cardPrice(starter as TCreditPack, { yearlyAsMonthly: false })).toMatchObject({
+      amount: 19.75,
+      unit: '/month',
+      anchor: 25,
+    });
+    expect(cardPrice(zoom as TCreditPack, { yearlyAsMonthly: false })).toMatchObject({
+      amount: 997,
+      unit: '/year',
+      anchor: 2000,
+    });
+    expect(cardPrice(lifetime as TCreditPack, { yearlyAsMonthly: false })).toMatchObject({
+      amount: 9333.33,
+      unit: 'one-time',
+      anchor: 30000,
+    });
+    expect(plans[0]?.highlight).toBe('21% off');
+  });
+
+  it('an unknown promo code shows the default page, never another offer', () => {
+    const plans = buildPricingPlans(catalog, 'promotional', { ...options, promoCode: 'MADEUP' });
+    expect(plans.map((plan) => plan.name)).toEqual(
+      buildPricingPlans(catalog, 'default', options).map((plan) => plan.name),
+    );
+    expect(plans.some((plan) => plan.highlight?.includes('Off'))).toBe(false);
+  });
+
+  it('promotions apply only to their plan family and period', () => {
+    const promotion = PROMOTIONS.FIRSTMONTH69 as TPromotion;
+    const growthMonth = { plan_family: 'growth', interval: 'month', mode: 'subscription' } as const;
+    expect(promotionAppliesTo(promotion, growthMonth)).toBe(true);
+    expect(promotionAppliesTo(promotion, { ...growthMonth, plan_family: 'scale' })).toBe(false);
+    expect(promotionAppliesTo(promotion, { ...growthMonth, interval: 'year' })).toBe(false);
+    expect(findPromotion('constructor')).toBeUndefined();
   });
 
   it('secret variant: monthly only, the Starter reads 500 credits + 1,000 bonus credits', () => {

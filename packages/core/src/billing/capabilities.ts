@@ -69,3 +69,17 @@ export const capabilitiesFor = (family: string | null | undefined, partial?: Par
     features: { ...base.features, ...(partial?.features ?? {}) },
   };
 };
+
+/**
+ * The demo tier a demo needs (the spec names basic, advanced and white-label demos): a demo with
+ * the agency's own logo is white-label; SMS, Facebook and Instagram demos are advanced; website
+ * and standard demos are basic.
+ */
+export const demoTierFor = (demo: { type?: string | null; logoUrl?: string | null }): keyof TCapabilities['demos'] => {
+  if (demo.logoUrl && demo.logoUrl.trim() !== '') return 'whitelabel';
+  if (demo.type === 'sms' || demo.type === 'facebook' || demo.type === 'instagram') return 'advanced';
+  return 'basic';
+};
+
+/** Where a screen sends the user to unlock a feature (a real page: the plans and the plan modal). */
+export const UPGRADE_PATH = '/pricing';

@@ -1,6 +1,6 @@
 import { ENTERPRISE_PLAN, FAMILY_PRICES, SECRET_GROUP, type TPlanCatalog, type TServerPlanTier } from './catalog';
 import { pricePerCredit } from './format';
-import { findPromotion, PROMOTIONS, SECRET_BONUS_CREDITS } from './promotions';
+import { findPromotion, promotionalPrice, SECRET_BONUS_CREDITS } from './promotions';
 
 /** Pricing-card data of spec billing-accounts 3 (Plan, Credit pack), built from the served catalog. */
 export interface TCreditPack {
@@ -13,6 +13,10 @@ export interface TCreditPack {
   isDefault: boolean;
   tierCode: string;
   stripePriceId: string | null;
+  /** How the price is paid: every month, every year, or once. */
+  billing: 'month' | 'year' | 'one_time';
+  /** The like-for-like price it is compared with (same credits, same period), if any. */
+  anchorPrice: number | null;
 }
 
 export interface TPlanVariant {
@@ -42,23 +46,41 @@ export interface TPricingPlan {
 
 export type TPricingVariant = 'default' | 'secretModal' | 'promotional' | 'secret';
 
-const packsOf = (tiers: TServerPlanTier[], interval: 'month' | 'year', bonusLabel = false): TCreditPack[] => {
+/**
+ * The credits a pack grants per payment: a yearly invoice grants 12 times the monthly credits (the
+ * server's rule, sync.grantInvoice), a one-time purchase its credits once.
+ */
+export const creditsPerPayment = (tier: { credit_limit: number; interval: 'month' | 'year'; mode?: string }) =>
+  tier.mode !== 'payment' && tier.interval === 'year' ? tier.credit_limit * 12 : tier.credit_limit;
+
+const packsOf = (
+  tiers: TServerPlanTier[],
+  interval: 'month' | 'year',
+  bonusLabel = false,
+  billing?: TCreditPack['billing'],
+): TCreditPack[] => {
   const list = tiers.filter((tier) => tier.interval === interval);
-  const base = list[0] ? list[0].price / Math.max(1, list[0].credit_limit) : 0;
+  const creditsOf = (tier: TServerPlanTier) => (billing ? tier.credit_limit : creditsPerPayment(tier));
+  const base = list[0] ? list[0].price / Math.max(1, creditsOf(list[0])) : 0;
   return list.map((tier, index) => {
-    const perCredit = tier.price / Math.max(1, tier.credit_limit);
+    const granted = creditsOf(tier);
+    const perCredit = tier.price / Math.max(1, granted);
+    // Yearly packs compare with twelve months of the same pack (the anchor), monthly ones with the
+    // first pack's price per credit.
     const saving =
       interval === 'year' && tier.original_price
         ? Math.round((1 - tier.price / tier.original_price) * 100)
         : base > 0
           ? Math.round((1 - perCredit / base) * 100)
           : 0;
-    const credits = tier.credit_limit.toLocaleString('en-US');
+    const credits = granted.toLocaleString('en-US');
     return {
       id: tier.tier_code,
       price: tier.price,
-      credits: tier.credit_limit,
-      pricePerCredit: pricePerCredit(tier.price, tier.credit_limit),
+      credits: granted,
+      pricePerCredit: pricePerCredit(tier.price, granted),
+      billing: billing ?? (tier.mode === 'payment' ? 'one_time' : interval),
+      anchorPrice: tier.original_price,
       label: bonusLabel
         ? `${credits} credits + ${SECRET_BONUS_CREDITS.toLocaleString('en-US')} bonus credits`
         : `${credits} credits`,
@@ -75,8 +97,9 @@ const variantOf = (
   interval: 'month' | 'year',
   couponId: string | null = null,
   bonus = false,
+  billing?: TCreditPack['billing'],
 ) => {
-  const packs = packsOf(tiers, interval, bonus);
+  const packs = packsOf(tiers, interval, bonus, billing);
   const first = packs[0];
   const tier = tiers.find((item) => item.interval === interval);
   if (!first || !tier) return null;
@@ -152,11 +175,27 @@ export const buildPricingPlans = (
   options: { salesUrl: string; promoCode?: string | null },
 ): TPricingPlan[] => {
   const present = (plan: TPricingPlan | null): plan is TPricingPlan => plan !== null;
-  if (variant === 'promotional') {
-    const promotion = findPromotion(options.promoCode) ?? PROMOTIONS.FIRSTMONTH69;
+  const promotion = variant === 'promotional' ? findPromotion(options.promoCode) : undefined;
+  // An unknown promo code shows the default page, never another offer.
+  if (variant === 'promotional' && !promotion) return buildPricingPlans(catalog, 'default', options);
+  if (variant === 'promotional' && promotion) {
     const growth = familyPlan(catalog, 'growth');
-    if (!growth || !promotion) return [];
-    const monthly = growth.monthly ? { ...growth.monthly, couponId: promotion.couponId } : null;
+    if (!growth) return [];
+    // The card shows the discounted first-month price against the regular one; the server applies
+    // the promotion from the code (the client never names a coupon).
+    const monthly = growth.monthly
+      ? {
+          ...growth.monthly,
+          price: promotionalPrice(growth.monthly.price, promotion),
+          originalPrice: growth.monthly.price,
+          couponId: null,
+          creditPacks: growth.monthly.creditPacks.map((pack) => ({
+            ...pack,
+            price: promotionalPrice(pack.price, promotion),
+            anchorPrice: pack.price,
+          })),
+        }
+      : null;
     return [
       {
         ...growth,
@@ -171,7 +210,13 @@ export const buildPricingPlans = (
     return (catalog[SECRET_GROUP] ?? []).map((tier) => ({
       name: tier.display_name,
       description: tier.display_description,
-      monthly: variantOf([{ ...tier, interval: 'month' }], 'month', null, tier.plan_code === 'secret_starter'),
+      monthly: variantOf(
+        [{ ...tier, interval: 'month' }],
+        'month',
+        null,
+        tier.plan_code === 'secret_starter',
+        tier.mode === 'payment' ? 'one_time' : tier.interval,
+      ),
       yearly: null,
       isFeatured: tier.plan_code === 'secret_starter',
       features: [],
@@ -224,3 +269,35 @@ export const PLAN_BUTTON_TEXT = {
 /** The toggle shows only if some plan has a yearly variant and the page is not promotional or secret. */
 export const showsIntervalToggle = (plans: TPricingPlan[], variant: TPricingVariant): boolean =>
   variant !== 'promotional' && variant !== 'secret' && plans.some((plan) => plan.yearly !== null);
+
+/**
+ * What a card shows for a pack (spec billing-accounts 3 and 9, honestly): the amount, its unit,
+ * the struck-through anchor of the same kind (per month against per month, a year against a
+ * year), and a note. Yearly packs show the monthly equivalent with 'Billed yearly ($…)'; a one-year
+ * offer shows '/year'; a one-time payment shows 'one-time', never '/month'.
+ */
+export const cardPrice = (
+  pack: TCreditPack,
+  options: { yearlyAsMonthly: boolean },
+): { amount: number; unit: string; anchor: number | null; note: string | null } => {
+  if (pack.billing === 'one_time')
+    return { amount: pack.price, unit: 'one-time', anchor: pack.anchorPrice, note: null };
+  if (pack.billing === 'year' && options.yearlyAsMonthly) {
+    // A yearly pack of the pricing page: per month, against the monthly price of the same pack.
+    return {
+      amount: Math.round((pack.price / 12) * 100) / 100,
+      unit: '/month',
+      anchor: pack.anchorPrice ? Math.round((pack.anchorPrice / 12) * 100) / 100 : null,
+      note: `Billed yearly (${formatPriceText(pack.price)})`,
+    };
+  }
+  if (pack.billing === 'year') return { amount: pack.price, unit: '/year', anchor: pack.anchorPrice, note: null };
+  return { amount: pack.price, unit: '/month', anchor: pack.anchorPrice, note: null };
+};
+
+const formatPriceText = (value: number) =>
+  value > 100
+    ? `$${Math.round(value).toLocaleString('en-US')}`
+    : Number.isInteger(value)
+      ? `$${value}`
+      : `$${value.toFixed(2)}`;

@@ -10,6 +10,9 @@ export interface TPromotion {
   couponId: string;
   /** Applied without the user typing the code. */
   automatic?: boolean;
+  /** Plan families and billing intervals the promotion applies to (checked by the server). */
+  planFamilies: readonly string[];
+  intervals: readonly ('month' | 'year')[];
 }
 
 export const PROMOTIONS: Record<string, TPromotion> = {
@@ -19,6 +22,8 @@ export const PROMOTIONS: Record<string, TPromotion> = {
     displayPrice: 24.49,
     originalPrice: 79,
     couponId: 'sb_coupon_first_month_69',
+    planFamilies: ['growth'],
+    intervals: ['month'],
   },
   TWOMONTHS75: {
     badge: '75% Off For 2 Months',
@@ -27,11 +32,26 @@ export const PROMOTIONS: Record<string, TPromotion> = {
     originalPrice: 79,
     couponId: 'sb_coupon_two_months_75',
     automatic: true,
+    planFamilies: ['growth'],
+    intervals: ['month'],
   },
 };
 
 export const findPromotion = (code: string | null | undefined): TPromotion | undefined =>
-  code ? PROMOTIONS[code.trim().toUpperCase()] : undefined;
+  code && Object.hasOwn(PROMOTIONS, code.trim().toUpperCase()) ? PROMOTIONS[code.trim().toUpperCase()] : undefined;
+
+/** Whether a promotion applies to a tier (its plan family and billing interval; subscriptions only). */
+export const promotionAppliesTo = (
+  promotion: TPromotion,
+  tier: { plan_family: string; interval: 'month' | 'year'; mode: 'subscription' | 'payment' },
+): boolean =>
+  tier.mode === 'subscription' &&
+  promotion.planFamilies.includes(tier.plan_family) &&
+  promotion.intervals.includes(tier.interval);
+
+/** The price shown for a pack under a promotion (79 at 69% off shows 24.49). */
+export const promotionalPrice = (price: number, promotion: TPromotion): number =>
+  Math.round(price * (1 - promotion.discountPercentage / 100) * 100) / 100;
 
 /** Discount display multipliers: starter in secret mode, starter otherwise and the lifetime plan. */
 export const DISCOUNT_MULTIPLIERS = { starterSecret: 0.79, starter: 0.75, lifetime: 0.75 } as const;
@@ -74,8 +94,9 @@ export const SECRET_TIERS: TCatalogTier[] = [
     'secret_starter',
     'Starter',
     '21% off with 1,000 free bonus credits.',
+    // Starter 25 with the secret page's 21% off (display multiplier 0.79): 19.75 is what is charged.
+    Math.round(25 * DISCOUNT_MULTIPLIERS.starterSecret * 100) / 100,
     25,
-    Math.round((25 / DISCOUNT_MULTIPLIERS.starterSecret) * 100) / 100,
     500,
     'month',
     'subscription',

@@ -26,6 +26,16 @@ export type TScheduleDowngradeRequest = z.infer<typeof ZScheduleDowngradeRequest
 export const ZPortalRequest = z.object({ returnUrl: optionalText });
 export const ZCancelSubscriptionRequest = z.object({ cancelAtPeriodEnd: z.boolean().default(true) });
 
+/** PUT /api/billing/allowances/{subaccountId}: a client's monthly credits, or null for no limit. */
+export const ZSetAllowanceRequest = z.object({
+  monthlyCredits: z
+    .number({ error: 'Enter a number of credits' })
+    .min(0, 'Enter 0 or more credits')
+    .max(100_000_000, 'Enter at most 100,000,000 credits')
+    .nullable(),
+});
+export type TSetAllowanceRequest = z.infer<typeof ZSetAllowanceRequest>;
+
 export const PROMO_CODE_REQUIRED = 'Promo code is required';
 export const ZRedeemRequest = z.object({
   code: z.string({ error: PROMO_CODE_REQUIRED }).trim().min(1, PROMO_CODE_REQUIRED).max(64),
@@ -100,3 +110,27 @@ export const usageNumbers = (balance: Partial<TUsageBalance> | null | undefined)
     bonusRemaining: Math.max(0, remaining - planRemaining),
   };
 };
+
+/** GET /api/usage/breakdown: usage aggregated on the server, for rebilling clients. */
+export const USAGE_GROUPS = ['day', 'subaccount', 'agent', 'channel', 'model'] as const;
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date such as 2026-01-31');
+export const ZUsageBreakdownQuery = z
+  .object({
+    from: isoDay.optional(),
+    to: isoDay.optional(),
+    groupBy: z.enum(USAGE_GROUPS).default('day'),
+  })
+  .refine((value) => !value.from || !value.to || value.from <= value.to, {
+    message: 'The start date must not be after the end date',
+    path: ['from'],
+  });
+export type TUsageBreakdownQuery = z.infer<typeof ZUsageBreakdownQuery>;
+export interface TUsageBreakdownRow {
+  key: string | null;
+  label: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  credits: number;
+  charged: number;
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const ZChannel = z.enum(['test', 'widget', 'website-block', 'demo', 'api', 'evaluation']);
+export const ZChannel = z.enum(['test', 'widget', 'website-block', 'demo', 'api', 'evaluation', 'sms', 'whatsapp']);
 export type TChannel = z.infer<typeof ZChannel>;
 
 export const ZMessageSource = z.object({ documentId: z.string(), name: z.string(), excerpt: z.string() });

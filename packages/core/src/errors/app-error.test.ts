@@ -16,6 +16,41 @@ describe('error parsing (spec/evaluation.md 8.3 and 8.4)', () => {
     expect(fromProviderCode('weird').message).toBe('An error occurred with the OpenAI service.');
   });
 
+  it.each([
+    [
+      'invalid_api_key',
+      'API_KEY_INVALID',
+      'Invalid API Key',
+      'Check your API key and update it in Settings.',
+      ['Update API Key'],
+    ],
+    [
+      'quota_exceeded',
+      'AI_SERVICE_ERROR',
+      'Quota Exceeded',
+      'Add credits to your provider account or upgrade your plan.',
+      ['Retry'],
+    ],
+    ['rate_limit', 'RATE_LIMIT_EXCEEDED', 'Rate Limit Exceeded', 'Wait a moment before trying again.', []],
+    ['no_api_key', 'API_KEY_NOT_FOUND', 'API Key Required', 'Set up your API key in Settings.', ['Add API Key']],
+    [
+      'model_error',
+      'AI_SERVICE_ERROR',
+      'AI Model Unavailable',
+      'Try again in a few minutes or choose another model.',
+      ['Retry'],
+    ],
+    ['timeout', 'AI_SERVICE_TIMEOUT', 'Request Timeout', DEFAULT_ADVICE, ['Retry']],
+  ])('titles a server error by its reason %s', (reason, code, title, advice, actions) => {
+    const error = fromHttpFailure(
+      422,
+      JSON.stringify({ error: { code, message: 'From the server', support_id: 'cd'.repeat(16), reason } }),
+    );
+    expect(error).toMatchObject({ type: reason, code, message: 'From the server', advice });
+    expect(dialogTitle(error)).toBe(title);
+    expect(dialogActions(error)).toEqual(actions.length ? actions : dialogActions({ ...error, actions: [] }));
+  });
+
   it('reads the server envelope with its catalogue advice and actions', () => {
     const error = fromHttpFailure(
       402,

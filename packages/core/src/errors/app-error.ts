@@ -68,8 +68,11 @@ const CODE_TITLES: Partial<Record<string, string>> = {
 /** Error types whose dialog offers a retry (8.4). */
 const RETRY_TYPES = new Set<AppErrorType>(['rate_limit', 'network_error', 'timeout', 'model_error', 'unknown']);
 
+/** The title by error type (8.4) when the type is known, else by server code, else 'Error Occurred'. */
 export const dialogTitle = (error: AppError): string =>
-  (error.code && CODE_TITLES[error.code]) || ERROR_DIALOG_TITLES[error.type];
+  error.type !== 'server_code' && error.type !== 'unknown'
+    ? ERROR_DIALOG_TITLES[error.type]
+    : (error.code && CODE_TITLES[error.code]) || ERROR_DIALOG_TITLES[error.type];
 
 export const dialogActions = (error: AppError): string[] => {
   if (error.actions.length > 0) return error.actions;
@@ -149,6 +152,48 @@ export const fromMessage = (message: string, original?: unknown): AppError | und
   return undefined;
 };
 
+/** The advice of 8.3 by error type. */
+const ADVICE_BY_TYPE: Partial<Record<AppErrorType, string>> = {
+  quota_exceeded: 'Add credits to your provider account or upgrade your plan.',
+  invalid_api_key: 'Check your API key and update it in Settings.',
+  rate_limit: 'Wait a moment before trying again.',
+  model_error: 'Try again in a few minutes or choose another model.',
+  no_api_key: 'Set up your API key in Settings.',
+};
+
+const REASON_TYPES = new Set<string>([
+  'quota_exceeded',
+  'invalid_api_key',
+  'rate_limit',
+  'network_error',
+  'timeout',
+  'no_api_key',
+  'model_error',
+  'config_error',
+  'validation_error',
+  'permission_error',
+]);
+
+/**
+ * An app error from the server's reason (the error type the server found, 8.3), keeping the
+ * server's code, message, reference and the code's actions; undefined for an unknown reason.
+ */
+export const fromServerReason = (
+  reason: string,
+  code: string,
+  message: string,
+  supportId?: string,
+): AppError | undefined => {
+  if (!REASON_TYPES.has(reason)) return undefined;
+  const type = reason as AppErrorType;
+  const known = isErrorCode(code) ? ERROR_CODES[code] : undefined;
+  return make(type, message, ADVICE_BY_TYPE[type] ?? DEFAULT_ADVICE, {
+    code,
+    supportId,
+    actions: known ? [...(known.actions as ErrorAction[])] : [],
+  });
+};
+
 /** Turns a server error envelope into an app error with the catalogue's advice and actions. */
 export const fromServerCode = (code: string, message: string, supportId?: string): AppError => {
   const known = isErrorCode(code) ? ERROR_CODES[code] : ERROR_CODES.INTERNAL_SERVER_ERROR;
@@ -172,7 +217,10 @@ export const fromHttpFailure = (status: number, bodyText: string): AppError => {
     const code = typeof err.code === 'string' ? err.code : undefined;
     const message = typeof err.message === 'string' ? err.message : '';
     const supportId = typeof err.support_id === 'string' ? err.support_id : undefined;
-    if (code && /^[A-Z][A-Z0-9_]+$/.test(code)) return fromServerCode(code, message, supportId);
+    const reason = typeof err.reason === 'string' ? err.reason : undefined;
+    if (code && /^[A-Z][A-Z0-9_]+$/.test(code)) {
+      return (reason && fromServerReason(reason, code, message, supportId)) || fromServerCode(code, message, supportId);
+    }
     if (code) return fromProviderCode(code, message);
     const byMessage = message ? fromMessage(message) : undefined;
     if (byMessage) return byMessage;

@@ -17,6 +17,19 @@ export const WHEN_TO_ASK_MIN = 1;
 export const WHEN_TO_ASK_MAX = 10;
 export const WHEN_TO_ASK_DEFAULT = 1;
 
+/** Turns the simulated user may add after the targeted question (a setting of the run). */
+export const FOLLOW_UP_TURNS_MIN = 0;
+export const FOLLOW_UP_TURNS_MAX = 5;
+
+/**
+ * The hallucination check of the judge (hallucinationChoice): off (null), or the answer must be
+ * supported by the agent's instructions and knowledge; hallucinationInstruction adds what else to check.
+ */
+export const HALLUCINATION_CHOICES = [
+  { value: '', label: 'Off' },
+  { value: 'knowledge', label: "Against the agent's instructions and knowledge" },
+] as const;
+
 export const DEFAULT_INITIAL_MESSAGE = 'How can I help you with solar today?';
 export const DEFAULT_USER_DESCRIPTION = 'User wants help looking at options for solar energy.';
 
@@ -79,3 +92,19 @@ export const EVALUATION_MESSAGES = {
   unsavedText: 'You have unsaved changes. What would you like to do?',
   beforeUnload: 'You have unsaved changes. Are you sure you want to leave?',
 } as const;
+
+/** The run status line: "Completed with 3 errors" when some conversations could not be evaluated. */
+export const runStatusLabel = (status: string, errors: number): string => {
+  const base =
+    { queued: 'Queued', running: 'Running', completed: 'Completed', failed: 'Failed', cancelled: 'Cancelled' }[
+      status
+    ] ?? status;
+  if (status !== 'completed' || errors <= 0) return base;
+  return `Completed with ${errors} error${errors === 1 ? '' : 's'}`;
+};
+
+/** Shown beside the testing model of a run the offline model played a part in. */
+export const OFFLINE_RUN_NOTE =
+  'Offline model: deterministic answers and a word-overlap check, not a real language model.';
+
+export const OUTCOME_LABELS = { passed: 'Pass', failed: 'Fail', error: 'Error' } as const;

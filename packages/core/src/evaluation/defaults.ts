@@ -125,6 +125,7 @@ export const DEFAULT_EVALUATION_SETTINGS: TEvaluationSettings = {
   apiKeyIdUsedForImport: '',
   apiKeyIdUsedForConfig: '',
   testing_model: '',
+  followUpTurns: 0,
 };
 
 export const DEFAULT_TEST_SETTINGS = {

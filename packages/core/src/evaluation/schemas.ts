@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { CHECKS_PER_QUESTION_MAX, REFERENCE_MAX, REPLAY_TURNS_MAX, ZCheckResult, ZQuestionCheck } from './checks';
 import {
   CUSTOM_CATEGORY_COUNT_CAP,
+  FOLLOW_UP_TURNS_MAX,
+  FOLLOW_UP_TURNS_MIN,
   GENERATION_COUNT_MAX,
   GENERATION_COUNT_MIN,
   VARIATIONS_DEFAULT,
@@ -10,6 +13,7 @@ import {
   WHEN_TO_ASK_MAX,
   WHEN_TO_ASK_MIN,
 } from './constants';
+import { RED_TEAM_COUNT_MAX } from './red-team';
 
 /** A test question as kept in the custom, compliance and promptHacking lists. */
 export const ZQuestion = z.object({
@@ -21,6 +25,18 @@ export const ZQuestion = z.object({
   whenToAsk: z.number().int().min(WHEN_TO_ASK_MIN).max(WHEN_TO_ASK_MAX).default(WHEN_TO_ASK_DEFAULT),
   successCriteria: z.string().max(4000).default(''),
   isSuccessCriteriaEditing: z.boolean().default(false),
+  /** Checks beside the judge's success criteria (contains, regex, latency, tool called, ...). */
+  checks: z.array(ZQuestionCheck).max(CHECKS_PER_QUESTION_MAX).optional(),
+  /** A case made from a real conversation: the earlier turns replayed before the question, and the agent's answer as reference. */
+  replay: z
+    .object({
+      history: z
+        .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(REFERENCE_MAX) }))
+        .max(REPLAY_TURNS_MAX),
+      reference: z.string().max(REFERENCE_MAX),
+      source: z.string().max(200),
+    })
+    .optional(),
 });
 export type TQuestion = z.infer<typeof ZQuestion>;
 
@@ -45,6 +61,8 @@ export const ZEvaluationSettings = z.object({
   apiKeyIdUsedForImport: z.string().max(100).default(''),
   apiKeyIdUsedForConfig: z.string().max(100).default(''),
   testing_model: z.string().max(200).default(''),
+  /** Turns the simulated user may add after the question when the success criteria need more of the conversation. */
+  followUpTurns: z.number().int().min(FOLLOW_UP_TURNS_MIN).max(FOLLOW_UP_TURNS_MAX).default(0),
 });
 export type TEvaluationSettings = z.infer<typeof ZEvaluationSettings>;
 
@@ -86,6 +104,24 @@ export const ZCreateTemplateRequest = z.object({
 export type TCreateTemplateRequest = z.infer<typeof ZCreateTemplateRequest>;
 export const ZCreateTemplateResponse = z.object({ templateId: z.string() });
 
+/** "Add to test set" in the inbox: a real conversation becomes a replayable case of a template (a new one when none is given). */
+export const ZAddTestCaseRequest = z.object({
+  threadId: z.string().min(1).max(64),
+  templateId: z.string().max(100).nullable().optional(),
+  /** The new template's name when no templateId is given. */
+  templateName: z.string().max(200).optional(),
+});
+export type TAddTestCaseRequest = z.infer<typeof ZAddTestCaseRequest>;
+export const ZAddTestCaseResponse = z.object({
+  templateId: z.string(),
+  templateName: z.string(),
+  questionId: z.string(),
+  /** False when this conversation was already a case of the template. */
+  added: z.boolean(),
+});
+export type TAddTestCaseResponse = z.infer<typeof ZAddTestCaseResponse>;
+export const REAL_CONVERSATIONS_TEMPLATE = 'Real conversations';
+
 const ZCount = z.number().int().min(GENERATION_COUNT_MIN).max(GENERATION_COUNT_MAX);
 
 /** A custom generation category; its count is a string, and any value above 50 counts as 50. */
@@ -106,6 +142,11 @@ export const ZQuestionGeneratorRequest = z.object({
   prompt: z.string().max(50_000).default(''),
   /** The testing model that writes the questions; the screen's testing model. */
   testing_model: z.string().max(200).optional(),
+  /** The agent under test: the questions are written for its instructions, first message, knowledge and tools. */
+  assistant_id: z.string().max(100).optional(),
+  /** Red-team library categories to generate (RED_TEAM_CATEGORIES ids), each redTeamCount times. */
+  redTeam: z.array(z.string().max(60)).max(40).default([]),
+  redTeamCount: z.number().int().min(0).max(RED_TEAM_COUNT_MAX).default(2),
 });
 export type TQuestionGeneratorRequest = z.infer<typeof ZQuestionGeneratorRequest>;
 
@@ -119,6 +160,8 @@ export const customPromptCount = (count: string): number => {
 export const ZGeneratedQuestion = z.object({
   question: z.string(),
   criteria: z.string(),
+  /** Multi-turn red-team strategies are asked later in the conversation. */
+  whenToAsk: z.number().int().min(WHEN_TO_ASK_MIN).max(WHEN_TO_ASK_MAX).optional(),
   status: z.enum(['added', 'rejected']).optional(),
 });
 export type TGeneratedQuestion = z.infer<typeof ZGeneratedQuestion>;
@@ -177,10 +220,20 @@ export const ZEvaluationStartPayload = z.object({
 export type TEvaluationStartPayload = z.infer<typeof ZEvaluationStartPayload>;
 export type TEvaluationStartInput = z.input<typeof ZEvaluationStartPayload>;
 
+/** Runs a saved template against one of the sub-account's agents, or against a model with the template's prompt. */
+/**
+ * Runs a saved template against one of the sub-account's agents, or against a model with the
+ * template's prompt: exactly one of agentId and model (checked by the service, after the tenant guard).
+ */
 export const ZRunFromTemplateRequest = z.object({
   templateId: z.string().min(1).max(100),
-  agentId: z.string().min(1).max(100),
+  agentId: z.string().min(1).max(100).optional(),
+  /** The model under test (`gpt-4o`, `compatible:llama3`), given the template's settings.prompt. */
+  model: z.string().min(1).max(200).optional(),
+  /** Overrides the template's testing model. */
+  testingModel: z.string().min(1).max(200).optional(),
 });
+export type TRunFromTemplateRequest = z.infer<typeof ZRunFromTemplateRequest>;
 
 export const ZRunStatus = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
 export type TRunStatus = z.infer<typeof ZRunStatus>;
@@ -190,7 +243,9 @@ export const ZRunProgress = z.object({
   done: z.number().int(),
   passed: z.number().int(),
   failed: z.number().int(),
-  /** Passed over done, 0-1; null before the first conversation finishes. */
+  /** Conversations that could not be evaluated (provider error, timeout, unreadable judge answer). */
+  errors: z.number().int(),
+  /** Passed over graded (passed + failed), 0-1; errors are left out; null before the first grade. */
   passRate: z.number().nullable(),
 });
 export type TRunProgress = z.infer<typeof ZRunProgress>;
@@ -204,8 +259,12 @@ export const ZEvaluationRun = z.object({
   targetLabel: z.string(),
   templateId: z.string().nullable(),
   testingModel: z.string(),
+  /** The offline model (picked by name) plays the testing model or the agent: no real language model ran. */
+  offline: z.boolean(),
   status: ZRunStatus,
   error: z.string().nullable(),
+  /** The app error type (spec/evaluation.md 8.3) of the failure that stopped the run, if any. */
+  errorReason: z.string().nullable(),
   progress: ZRunProgress,
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
@@ -217,6 +276,9 @@ export type TStartRunResponse = z.infer<typeof ZStartRunResponse>;
 
 export const ZRunsResponse = z.object({ runs: z.array(ZEvaluationRun), total: z.number().int() });
 export type TRunsResponse = z.infer<typeof ZRunsResponse>;
+
+export const ZConversationOutcome = z.enum(['passed', 'failed', 'error']);
+export type TConversationOutcome = z.infer<typeof ZConversationOutcome>;
 
 export const ZTranscriptMessage = z.object({ role: z.enum(['user', 'assistant']), content: z.string() });
 export type TTranscriptMessage = z.infer<typeof ZTranscriptMessage>;
@@ -232,10 +294,17 @@ export const ZEvaluationConversation = z.object({
   whenToAsk: z.number().int(),
   transcript: z.array(ZTranscriptMessage),
   answer: z.string(),
+  /** passed and failed are graded; error could not be evaluated and counts in neither. */
+  outcome: ZConversationOutcome,
   passed: z.boolean(),
   score: z.number(),
   reasoning: z.string(),
   error: z.string().nullable(),
+  /** The error's server code and app error type (8.3/8.4), when outcome is error. */
+  errorCode: z.string().nullable(),
+  errorReason: z.string().nullable(),
+  /** Results of the question's checks, each on its own. */
+  checks: z.array(ZCheckResult),
   createdAt: z.string(),
 });
 export type TEvaluationConversation = z.infer<typeof ZEvaluationConversation>;
@@ -244,12 +313,28 @@ export const ZCategorySummary = z.object({
   category: z.enum(['custom', 'compliance', 'promptHacking']),
   total: z.number().int(),
   passed: z.number().int(),
+  failed: z.number().int(),
+  errors: z.number().int(),
+  /** Passed over graded; errors left out. */
   passRate: z.number().nullable(),
 });
+
+/** A question's results across its variations: "3 of 4 passed". */
+export const ZQuestionSummary = z.object({
+  questionKey: z.string(),
+  category: z.enum(['custom', 'compliance', 'promptHacking']),
+  question: z.string(),
+  total: z.number().int(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  errors: z.number().int(),
+});
+export type TQuestionSummary = z.infer<typeof ZQuestionSummary>;
 
 export const ZRunResults = z.object({
   run: ZEvaluationRun,
   categories: z.array(ZCategorySummary),
+  questions: z.array(ZQuestionSummary),
   /** Failures first, then by category and question. */
   conversations: z.array(ZEvaluationConversation),
 });
@@ -270,13 +355,22 @@ export const ZComparisonRow = z.object({
   question: z.string(),
   before: z.boolean().nullable(),
   after: z.boolean().nullable(),
+  beforeOutcome: ZConversationOutcome.nullable(),
+  afterOutcome: ZConversationOutcome.nullable(),
   change: z.enum(['pass-to-fail', 'fail-to-pass', 'same', 'added', 'removed']),
 });
 export const ZRunComparison = z.object({
   base: ZEvaluationRun,
   other: ZEvaluationRun,
   rows: z.array(ZComparisonRow),
-  summary: z.object({ passToFail: z.number().int(), failToPass: z.number().int(), same: z.number().int() }),
+  summary: z.object({
+    passToFail: z.number().int(),
+    failToPass: z.number().int(),
+    same: z.number().int(),
+    /** Asked only in the other (newer) run, or only in the base run. */
+    added: z.number().int(),
+    removed: z.number().int(),
+  }),
 });
 export type TRunComparison = z.infer<typeof ZRunComparison>;
 

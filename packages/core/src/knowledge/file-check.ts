@@ -81,3 +81,24 @@ export const ZKnowledgeDocument = z.object({
 });
 export type TKnowledgeDocument = z.infer<typeof ZKnowledgeDocument>;
 export const ZKnowledgeDocumentList = z.object({ documents: z.array(ZKnowledgeDocument) });
+
+/** POST /api/agents/{agentId}/websites: a page or a sitemap whose site becomes knowledge. */
+export const ZAddWebsiteRequest = z.object({
+  url: z
+    .string()
+    .trim()
+    .max(2000, { error: 'Use at most 2,000 characters' })
+    .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/\S+$/, { error: 'Enter a web address starting with http:// or https://' })
+    .refine((value) => URL.canParse(value), { error: 'Enter a web address starting with http:// or https://' }),
+  maxPages: z.number().int().min(1, { error: 'At least 1 page' }).max(200, { error: 'At most 200 pages' }).default(20),
+});
+export type TAddWebsiteRequest = z.input<typeof ZAddWebsiteRequest>;
+
+export const ZAddWebsiteResponse = z.object({
+  site: z.string(),
+  pages: z.number().int(),
+  disallowed: z.number().int(),
+  failed: z.number().int(),
+  documents: z.array(z.object({ id: z.string(), name: z.string(), chunkCount: z.number().int() })),
+});
+export type TAddWebsiteResponse = z.infer<typeof ZAddWebsiteResponse>;

@@ -66,3 +66,73 @@ export const bm25 = <T>(
   }
   return scored.sort((a, b) => b.score - a.score);
 };
+
+/**
+ * An inverted index for BM25 over many chunks: each term's postings (chunk number and count) in
+ * typed arrays, so a question touches only the chunks that contain its terms. Built once when an
+ * agent's chunks are loaded; `searchBm25` gives the same scores as `bm25`.
+ */
+export interface Bm25Index {
+  n: number;
+  avgLength: number;
+  lengths: Float64Array;
+  postings: Map<string, { ids: Int32Array; tfs: Float64Array }>;
+}
+
+export const buildBm25Index = (docs: { terms: Record<string, number>; length: number }[]): Bm25Index => {
+  const lists = new Map<string, { ids: number[]; tfs: number[] }>();
+  const lengths = new Float64Array(docs.length);
+  let total = 0;
+  docs.forEach((doc, id) => {
+    lengths[id] = doc.length;
+    total += doc.length;
+    for (const term in doc.terms) {
+      const tf = doc.terms[term] ?? 0;
+      if (!tf) continue;
+      let list = lists.get(term);
+      if (!list) {
+        list = { ids: [], tfs: [] };
+        lists.set(term, list);
+      }
+      list.ids.push(id);
+      list.tfs.push(tf);
+    }
+  });
+  const postings = new Map<string, { ids: Int32Array; tfs: Float64Array }>();
+  for (const [term, list] of lists)
+    postings.set(term, { ids: Int32Array.from(list.ids), tfs: Float64Array.from(list.tfs) });
+  return { n: docs.length, avgLength: total / (docs.length || 1) || 1, lengths, postings };
+};
+
+/** The best `limit` chunks for a question: their numbers in the indexed list and their scores. */
+export const searchBm25 = (index: Bm25Index, query: string, limit: number): { id: number; score: number }[] => {
+  const queryTerms = [...new Set(terms(query))];
+  if (!queryTerms.length || !index.n) return [];
+  const scores = new Float64Array(index.n);
+  const touched: number[] = [];
+  for (const term of queryTerms) {
+    const list = index.postings.get(term);
+    if (!list) continue;
+    const df = list.ids.length;
+    const idf = Math.log(1 + (index.n - df + 0.5) / (df + 0.5));
+    for (let i = 0; i < df; i += 1) {
+      const id = list.ids[i] as number;
+      const tf = list.tfs[i] as number;
+      const norm = tf + 1.2 * (1 - 0.75 + (0.75 * (index.lengths[id] as number)) / index.avgLength);
+      if (scores[id] === 0) touched.push(id);
+      scores[id] = (scores[id] as number) + idf * ((tf * 2.2) / norm);
+    }
+  }
+  // A small sorted top list: O(touched × limit), no sort of every match.
+  const top: { id: number; score: number }[] = [];
+  for (const id of touched) {
+    const score = scores[id] as number;
+    if (score <= 0) continue;
+    if (top.length === limit && score <= (top[top.length - 1]?.score ?? 0)) continue;
+    let at = top.length;
+    while (at > 0 && (top[at - 1]?.score ?? 0) < score) at -= 1;
+    top.splice(at, 0, { id, score });
+    if (top.length > limit) top.pop();
+  }
+  return top;
+};

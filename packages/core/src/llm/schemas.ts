@@ -58,6 +58,15 @@ export const creditsForUsage = (model: string, inputTokens: number, outputTokens
   return Math.round(credits * 10_000) / 10_000;
 };
 
+/**
+ * A call made with the agency's own provider key is paid to the provider by the agency; the
+ * platform charges only its fee: this many credits per 1,000 tokens (input and output alike),
+ * whatever the model.
+ */
+export const OWN_KEY_CREDITS_PER_1K_TOKENS = 0.01;
+export const ownKeyCredits = (inputTokens: number, outputTokens: number): number =>
+  Math.round(((inputTokens + outputTokens) / 1000) * OWN_KEY_CREDITS_PER_1K_TOKENS * 10_000) / 10_000;
+
 /** A rough token count (4 characters a token) used for estimates and by the offline model. */
 export const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
 

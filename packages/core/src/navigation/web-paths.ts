@@ -22,6 +22,7 @@ export const WEB_TOP_LEVEL_SEGMENTS = [
   'optimize',
   'pricing',
   'privacy-policy',
+  'profile',
   'settings',
   'shared',
   'subaccounts',

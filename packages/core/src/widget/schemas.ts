@@ -138,6 +138,28 @@ export type TConnection = z.infer<typeof ZConnection>;
 export const ZConnectionList = z.object({ connections: z.array(ZConnection) });
 
 /** POST /api/widget/{widgetId}/chat (spec section 7). */
+const ZHostValue = z.union([z.string().max(500), z.number(), z.boolean(), z.null()]);
+
+/**
+ * The host site's signed-in user (Switchboard.identify): `id` and the HMAC-SHA256 of it with the
+ * widget's identity secret, in hex; name, email and up to 20 more attributes ride along.
+ */
+export const ZWidgetIdentity = z
+  .object({
+    id: z.string().trim().min(1, { error: 'identity.id is required' }).max(200),
+    name: z.string().max(200).optional(),
+    email: z.string().max(320).optional(),
+    hmac: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'identity.hmac must be 64 hex characters (HMAC-SHA256)' }),
+  })
+  .catchall(ZHostValue)
+  .refine((value) => Object.keys(value).length <= 24, { error: 'At most 20 extra identity attributes' });
+export type TWidgetIdentity = z.infer<typeof ZWidgetIdentity>;
+
+/** What the host page tells the agent (Switchboard.setContext): up to 20 short values. */
+export const ZWidgetContext = z
+  .record(z.string().min(1).max(64), ZHostValue)
+  .refine((value) => Object.keys(value).length <= 20, { error: 'At most 20 context values' });
+
 export const ZWidgetChatRequest = z.object({
   message: z
     .string()
@@ -151,6 +173,8 @@ export const ZWidgetChatRequest = z.object({
     .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(8000) }))
     .max(100)
     .optional(),
+  identity: ZWidgetIdentity.optional(),
+  context: ZWidgetContext.optional(),
 });
 export type TWidgetChatRequest = z.infer<typeof ZWidgetChatRequest>;
 

@@ -40,6 +40,30 @@ describe('widget rules', () => {
     expect(shortAgoLabel(now - 65 * 86_400_000, now)).toBe('2mo');
   });
 
+  it('labels times in every widget language', () => {
+    const now = Date.UTC(2026, 0, 31, 12);
+    expect(timeAgoLabel(now - 30_000, now, 'de')).toBe('Gerade eben');
+    expect(timeAgoLabel(now - 5 * 60_000, now, 'de')).toBe('vor 5 Minuten');
+    expect(timeAgoLabel(now - 5 * 60_000, now, 'es')).toBe('hace 5 minutos');
+    expect(timeAgoLabel(now - 3_600_000, now, 'fr')).toBe('il y a 1 heure');
+    expect(timeAgoLabel(now - 2 * 86_400_000, now, 'ja')).toBe('2 日前');
+    expect(timeAgoLabel(now - 2 * 60_000, now, 'pl')).toBe('2 minuty temu');
+    expect(timeAgoLabel(now - 5 * 60_000, now, 'pl')).toBe('5 minut temu');
+    expect(shortAgoLabel(now - 2 * 3_600_000, now, 'en')).toBe('2h');
+    for (const language of WIDGET_LANGUAGES) {
+      const labels = [30_000, 5 * 60_000, 3 * 3_600_000, 2 * 86_400_000].map((ago) =>
+        timeAgoLabel(now - ago, now, language),
+      );
+      expect(new Set(labels).size, language).toBe(4);
+      if (language !== 'en')
+        expect(
+          labels.some((label) => /ago|Just now/.test(label)),
+          language,
+        ).toBe(false);
+      expect(shortAgoLabel(now - 5 * 60_000, now, language)).toMatch(/5/);
+    }
+  });
+
   it('maps launcher pixels to sizes: up to 55 small, up to 72 medium, else large', () => {
     expect(minimizedSizeName(55)).toBe('small');
     expect(minimizedSizeName(56)).toBe('medium');

@@ -1,8 +1,10 @@
-import { type TProviderId, ZAgentDraft } from '@switchboard/core';
+import { type TAgentDraft, type TProviderId, ZAgentDraft } from '@switchboard/core';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { registerJobHandler } from '../../platform/jobs';
-import { listModelChoices, runModel } from '../llm/gateway';
+import { assertWithinLimit } from '../billing/limits';
+import { listModelChoices, type RunModelResult, runModel } from '../llm/gateway';
+import { offlineDraft } from '../llm/offline-draft';
 import * as repo from './repo';
 import { insertAgentWithinLimit } from './service';
 
@@ -31,11 +33,78 @@ const BUILDER_SYSTEM = [
 
 export const agentIdForJob = (jobId: string) => `agt_${jobId.replace(/^job_/, '')}`;
 
-const pickModel = async (deps: Deps, accountId: string, payload: AgentBuildPayload) => {
-  if (payload.provider && payload.model) return { provider: payload.provider, model: payload.model };
+/**
+ * The model the person chose on New Agent, when the account can use it; else the account's first
+ * configured provider model, else the offline model.
+ */
+export const pickModel = async (deps: Deps, accountId: string, payload: AgentBuildPayload) => {
   const choices = await listModelChoices(deps, accountId);
+  if (payload.provider || payload.model) {
+    if (!payload.provider || !payload.model) {
+      throw new AppError('VALIDATION_ERROR', 'Choose a provider and a model together.', { field: 'model' });
+    }
+    const chosen = choices.find((choice) => choice.provider === payload.provider && choice.model === payload.model);
+    const sameProvider = choices.some((choice) => choice.provider === payload.provider);
+    if (!chosen && !sameProvider) {
+      throw new AppError('VALIDATION_ERROR', 'This model is not available: add its provider key in Settings first.', {
+        field: 'model',
+      });
+    }
+    return { provider: payload.provider, model: payload.model };
+  }
   const configured = choices.find((choice) => choice.provider !== 'offline') ?? choices[0];
   return { provider: configured?.provider ?? 'offline', model: configured?.model ?? 'offline' };
+};
+
+/** Where the draft came from: the chosen model, the offline model, or the offline writer after an unusable answer. */
+export type DraftSource = 'model' | 'offline' | 'offline-fallback';
+
+/**
+ * Checked before the model is called, so a build the plan refuses spends nothing; checked again
+ * when the agent is inserted (inside the transaction, with the row lock) for concurrent builds.
+ */
+export const assertCanAddAgent = (deps: Deps, accountId: string, subaccountId: string) =>
+  assertWithinLimit(deps, accountId, 'agents', { subaccountId });
+
+const draftFromModel = async (
+  deps: Deps,
+  job: { id: string; accountId: string; subaccountId: string },
+  choice: Awaited<ReturnType<typeof pickModel>>,
+  idea: string,
+): Promise<{ draft: TAgentDraft; source: DraftSource }> => {
+  let result: RunModelResult;
+  try {
+    result = await runModel(deps, {
+      accountId: job.accountId,
+      subaccountId: job.subaccountId,
+      choice,
+      system: BUILDER_SYSTEM,
+      messages: [{ role: 'user', content: idea }],
+      temperature: 0.7,
+      schema: ZAgentDraft,
+      source: 'agent-builder',
+      idempotencyKey: `build:${job.id}`,
+    });
+  } catch (error) {
+    // An answer that is not a draft (wrong format) gets the offline draft; real failures (key,
+    // credits, time-out) are the person's to see.
+    if (error instanceof AppError && error.code === 'AI_EMPTY_RESPONSE') {
+      return { draft: offlineDraft(idea), source: 'offline-fallback' };
+    }
+    throw error;
+  }
+  const parsed = ZAgentDraft.safeParse(result.object);
+  if (!parsed.success || !usable(parsed.data, idea)) return { draft: offlineDraft(idea), source: 'offline-fallback' };
+  return { draft: parsed.data, source: result.offline ? 'offline' : 'model' };
+};
+
+/** A draft that only repeats the idea, or has empty parts, is not worth keeping. */
+const usable = (draft: TAgentDraft, idea: string) => {
+  const pasted = idea.trim().toLowerCase();
+  const texts = [draft.name, draft.systemPrompt, draft.firstMessage, ...draft.suggestedResponses];
+  if (texts.some((text) => !text.trim())) return false;
+  if (pasted.length > 40 && texts.some((text) => text.toLowerCase().includes(pasted))) return false;
+  return new Set(draft.suggestedResponses.map((text) => text.trim().toLowerCase())).size === 3;
 };
 
 export const registerAgentBuilder = () =>
@@ -45,33 +114,33 @@ export const registerAgentBuilder = () =>
     const agentId = agentIdForJob(job.id);
     const existing = await repo.findAgent(deps.db, agentId);
     if (existing) return { status: 'success', data: { agentId, buildId: agentId, name: existing.name } };
+    await assertCanAddAgent(deps, job.accountId, job.subaccountId);
     const choice = await pickModel(deps, job.accountId, payload);
-    const result = await runModel(deps, {
-      accountId: job.accountId,
-      subaccountId: job.subaccountId,
+    const { draft, source } = await draftFromModel(
+      deps,
+      { id: job.id, accountId: job.accountId, subaccountId: job.subaccountId },
       choice,
-      system: BUILDER_SYSTEM,
-      messages: [{ role: 'user', content: payload.idea }],
-      temperature: 0.7,
-      schema: ZAgentDraft,
-      source: 'agent-builder',
-      idempotencyKey: `build:${job.id}`,
-    });
-    const draft = ZAgentDraft.safeParse(result.object);
-    if (!draft.success) throw new AppError('AGENT_CREATION_FAILED', 'Builder job returned empty result');
+      payload.idea,
+    );
     const agent = await insertAgentWithinLimit(deps, {
       id: agentId,
       accountId: job.accountId,
       subaccountId: job.subaccountId,
-      name: draft.data.name,
-      systemPrompt: draft.data.systemPrompt,
-      firstMessage: draft.data.firstMessage,
-      suggestedResponses: draft.data.suggestedResponses,
+      name: draft.name,
+      systemPrompt: draft.systemPrompt,
+      firstMessage: draft.firstMessage,
+      suggestedResponses: draft.suggestedResponses,
       provider: choice.provider,
       model: choice.model,
     });
     return {
       status: 'success',
-      data: { agentId: agent.id, buildId: agent.id, name: agent.name, offline: result.offline },
+      data: {
+        agentId: agent.id,
+        buildId: agent.id,
+        name: agent.name,
+        offline: source !== 'model',
+        draftSource: source,
+      },
     };
   });

@@ -172,9 +172,16 @@ describe('agents API', () => {
       url: `/api/agents/${body.result.data.agentId}`,
       headers: { cookie },
     });
-    expect(agent.json().name).toBe('Dental Clinic Assistant');
-    expect(agent.json().suggestedResponses).toHaveLength(3);
-    expect(agent.json().firstMessage).toContain('Dental Clinic Assistant');
+    expect(agent.json().name).toBe('Dental Clinic Receptionist');
+    expect(agent.json().suggestedResponses).toEqual([
+      'Can I book an appointment?',
+      'What are your opening hours?',
+      'How much does it cost?',
+    ]);
+    expect(agent.json().firstMessage).toBe(
+      "Hello, and welcome! I'm the receptionist here. I can book appointments. How can I help you today?",
+    );
+    expect(body.result.data).toMatchObject({ offline: true, draftSource: 'offline' });
 
     const missing = await t.app.inject({ method: 'GET', url: '/api/agent/jobs/job_nothing', headers: { cookie } });
     expect(missing.statusCode).toBe(404);

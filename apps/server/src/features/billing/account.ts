@@ -1,10 +1,10 @@
 import { FREE_TIER, findTier, type TCatalogTier } from '@switchboard/core';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { users } from '../auth/schema';
 import { accounts } from '../tenancy/schema';
-import { usesStripe } from './catalog';
+import { PAYMENTS_NOT_CONFIGURED, paymentsMode } from './catalog';
 import { lockAccount } from './ledger-repo';
 import type { PaymentProvider } from './provider';
 import { SandboxProvider } from './sandbox-provider';
@@ -13,9 +13,19 @@ import { StripeProvider } from './stripe-provider';
 
 const stripeProviders = new WeakMap<Deps, StripeProvider>();
 
-/** Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise (its pages live at `origin`). */
+/**
+ * Stripe when STRIPE_SECRET_KEY is set, the sandbox where it is allowed (its pages live at
+ * `origin`); a 503 when this server takes no payments (production without Stripe or BILLING_SANDBOX).
+ */
 export const providerFor = (deps: Deps, origin: string): PaymentProvider => {
-  if (!usesStripe(deps.env)) return new SandboxProvider(deps.db, () => origin);
+  const mode = paymentsMode(deps.env);
+  if (mode === 'none') {
+    throw new AppError('SERVER_CONFIG_ERROR', PAYMENTS_NOT_CONFIGURED, {
+      status: 503,
+      reason: 'payments_not_configured',
+    });
+  }
+  if (mode === 'sandbox') return new SandboxProvider(deps.db, () => origin);
   let provider = stripeProviders.get(deps);
   if (!provider) {
     provider = new StripeProvider(deps.env);
@@ -66,9 +76,20 @@ export const ensureCustomer = async (deps: Deps, provider: PaymentProvider, acco
     .where(eq(accounts.id, accountId))
     .limit(1);
   if (!account) throw new AppError('NOT_FOUND', 'Account not found');
+  // The provider call is idempotent per account, and only the first id is stored: two clicks on
+  // two first checkouts never make two customers.
   const customerId = await provider.createCustomer({ accountId, email: account.email, name: account.name });
-  await deps.db.update(billingAccounts).set({ customerId }).where(eq(billingAccounts.accountId, accountId));
-  return customerId;
+  const stored = await deps.db
+    .update(billingAccounts)
+    .set({ customerId })
+    .where(and(eq(billingAccounts.accountId, accountId), isNull(billingAccounts.customerId)))
+    .returning({ customerId: billingAccounts.customerId });
+  if (stored[0]?.customerId) return stored[0].customerId;
+  const [again] = await deps.db
+    .select({ customerId: billingAccounts.customerId })
+    .from(billingAccounts)
+    .where(eq(billingAccounts.accountId, accountId));
+  return again?.customerId ?? customerId;
 };
 
 export const subscriptionNotFound = () =>

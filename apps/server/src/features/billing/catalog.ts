@@ -7,6 +7,20 @@ export const billingMode = (env: Env): 'test' | 'live' =>
 
 export const usesStripe = (env: Env): boolean => Boolean(env.STRIPE_SECRET_KEY);
 
+/**
+ * How this server takes payments: Stripe with a key; the built-in sandbox outside production, or in
+ * production only when BILLING_SANDBOX=true; otherwise none (checkout answers 503). Production never
+ * falls back to the sandbox on its own.
+ */
+export type PaymentsMode = 'stripe' | 'sandbox' | 'none';
+export const paymentsMode = (env: Env): PaymentsMode => {
+  if (usesStripe(env)) return 'stripe';
+  if (env.NODE_ENV !== 'production' || env.BILLING_SANDBOX) return 'sandbox';
+  return 'none';
+};
+
+export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this server.';
+
 const parseMap = (text: string): Map<string, string> => {
   const map = new Map<string, string>();
   for (const pair of text.split(',')) {

@@ -1,6 +1,6 @@
 /** Checkout, customer portal, subscription details and the access check. */
-import type { TCheckoutRequest } from '@switchboard/core';
-import { findPromotion, returnPathOn } from '@switchboard/core';
+import type { TCatalogTier, TCheckoutRequest, TPromotion } from '@switchboard/core';
+import { findPromotion, PROMOTIONS, promotionAppliesTo, returnPathOn } from '@switchboard/core';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
@@ -26,6 +26,34 @@ export type CheckoutAnswer =
   | { error: string; hasActiveSubscription: true }
   | { error: string; shouldSignIn: true };
 
+/**
+ * The promotion a checkout gets, chosen by the server: the client only names a promo code (a
+ * coupon id is accepted only when it is the coupon of a promotion that applies to this plan).
+ * An unknown code, or one for another plan or period, is refused rather than ignored.
+ */
+export const promotionFor = (tier: TCatalogTier, body: Pick<TCheckoutRequest, 'promoCode' | 'couponId'>) => {
+  let promotion: TPromotion | undefined;
+  if (body.promoCode) {
+    promotion = findPromotion(body.promoCode);
+    if (!promotion) {
+      throw new AppError('VALIDATION_ERROR', 'That promo code is not valid.', { field: 'promoCode' });
+    }
+  }
+  if (body.couponId) {
+    const byCoupon = Object.values(PROMOTIONS).find((candidate) => candidate.couponId === body.couponId);
+    if (!byCoupon || (promotion && promotion !== byCoupon)) {
+      throw new AppError('VALIDATION_ERROR', 'That coupon is not valid.', { field: 'couponId' });
+    }
+    promotion = byCoupon;
+  }
+  if (promotion && !promotionAppliesTo(promotion, tier)) {
+    throw new AppError('VALIDATION_ERROR', 'That promo code does not apply to this plan.', {
+      field: body.promoCode ? 'promoCode' : 'couponId',
+    });
+  }
+  return promotion ?? null;
+};
+
 /** Accounts (by owner email) that already pay, for the 'sign in to manage it' answer. */
 const emailHasActiveSubscription = async (deps: Deps, email: string) => {
   const rows = await deps.db
@@ -42,8 +70,11 @@ export const createCheckout = async (
   input: { accountId: string; callerEmail: string; origin: string; body: TCheckoutRequest },
 ): Promise<CheckoutAnswer> => {
   const { body, origin, accountId } = input;
+  // No payments on this server (production without Stripe or BILLING_SANDBOX): a clear 503 first.
+  const provider = providerFor(deps, origin);
   const tier = purchasableTier(deps.env, body.priceId);
   if (!tier) throw invalidPlan();
+  const promotion = promotionFor(tier, body);
   const email = body.email?.trim().toLowerCase();
   if (email && email !== input.callerEmail.toLowerCase() && (await emailHasActiveSubscription(deps, email))) {
     return { error: 'This email already has an active subscription. Please sign in to manage it.', shouldSignIn: true };
@@ -60,11 +91,14 @@ export const createCheckout = async (
       return { error: 'You already have an active subscription!', hasActiveSubscription: true };
     return { useUpgradeFlow: true, newPriceId: tier.price_id };
   }
-  const provider = providerFor(deps, origin);
   const customerId = await ensureCustomer(deps, provider, accountId, row);
-  const promotion = findPromotion(body.promoCode);
-  const couponCatalogId = body.couponId ?? promotion?.couponId ?? null;
-  const couponId = couponCatalogId ? providerId(deps.env, couponCatalogId) : null;
+  const couponId = promotion ? providerId(deps.env, promotion.couponId) : null;
+  if (promotion && !couponId) {
+    throw new AppError('VALIDATION_ERROR', 'That promo code is not available right now.', { field: 'promoCode' });
+  }
+  // One live subscription per account: a new checkout expires the account's other open ones, so
+  // two tabs can never both be paid.
+  await provider.expireOpenCheckouts({ accountId, customerId });
   const successDefault = `/success?email=${encodeURIComponent(input.callerEmail)}`;
   const session = await provider.createCheckout({
     accountId,
@@ -74,7 +108,6 @@ export const createCheckout = async (
     successUrl: sameSite(body.successUrl, origin, successDefault),
     cancelUrl: sameSite(body.cancelUrl, origin, '/?scrollToPricing=true'),
     couponId,
-    // A known promotion travels as its coupon; other codes can be typed on the provider's page.
     promoCode: null,
     referralId: body.referralId ?? null,
   });

@@ -2,11 +2,12 @@
  * The credit ledger: other features check credits before a model call and meter it
  * after. Every movement is an append-only entry; the balance is their sum.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import { bulkInsert } from '../../db/bulk-insert';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { countSubaccountUsage } from './allowances';
 import {
   addGrant,
   type GrantKind,
@@ -16,7 +17,7 @@ import {
   spendMany,
   sumEntries,
 } from './ledger-repo';
-import { creditGrants, usageLogs } from './schema';
+import { billingAccounts, creditGrants, creditHolds, usageLogs } from './schema';
 
 const insufficient = () =>
   new AppError('BILLING_INSUFFICIENT_CREDITS', 'Insufficient credits. Please add more to continue.');
@@ -67,6 +68,77 @@ export interface UsageInput {
   credits: number;
   idempotencyKey: string;
   source: string;
+  /** The hold the call reserved before it started; removed in the same transaction as the debit. */
+  holdId?: string | null;
+  /** Only removes the hold (the call failed and costs nothing). */
+  releaseOnly?: boolean;
+  agentId?: string | null;
+  channel?: string | null;
+  billingBasis?: 'platform' | 'own_key';
+}
+
+/** A model call's reservation of its estimated cost; `accepted` is set by reserveHolds. */
+export interface HoldRequest {
+  id: string;
+  accountId: string;
+  subaccountId: string | null;
+  amount: number;
+  /** Seconds the hold counts if the call never settles it (a crashed process). */
+  ttlSeconds: number;
+  accepted?: boolean;
+  refusal?: AppError;
+}
+
+/**
+ * Reserves the estimated cost of model calls of one account, in order, in one transaction under
+ * the account lock: a call is admitted when spendable credits (grants not past their end) less the
+ * holds of calls in flight cover its estimate. Concurrent calls therefore never spend more than the
+ * balance (their real cost is at most their estimate; metering never drives a grant below zero).
+ * Sets `accepted` (or `refusal`) on each request.
+ */
+export async function reserveHolds(deps: Deps, requests: HoldRequest[]): Promise<void> {
+  const accountId = requests[0]?.accountId;
+  if (!accountId) return;
+  if (requests.some((request) => request.accountId !== accountId)) throw new Error('reserveHolds takes one account');
+  await deps.db.transaction(async (tx) => {
+    await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
+    // Spendable grants and live holds in one statement (the account row is locked above).
+    const [row] = await tx
+      .select({
+        grants: sql<string>`(select coalesce(sum(${creditGrants.remaining}), 0) from ${creditGrants}
+          where ${creditGrants.accountId} = ${accountId}
+            and (${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > now()))`,
+        held: sql<string>`(select coalesce(sum(${creditHolds.amount}), 0) from ${creditHolds}
+          where ${creditHolds.accountId} = ${accountId} and ${creditHolds.expiresAt} > now())`,
+      })
+      .from(billingAccounts)
+      .where(eq(billingAccounts.accountId, accountId));
+    let available = roundCredits(Number(row?.grants ?? 0) - Number(row?.held ?? 0));
+    const accepted: HoldRequest[] = [];
+    for (const request of requests) {
+      const amount = roundCredits(Math.max(0, request.amount));
+      if (available > 0 && available >= amount) {
+        available = roundCredits(available - amount);
+        request.accepted = true;
+        accepted.push(request);
+      } else {
+        request.accepted = false;
+        request.refusal = insufficient();
+      }
+    }
+    if (accepted.length) {
+      const now = Date.now();
+      await tx.insert(creditHolds).values(
+        accepted.map((request) => ({
+          id: request.id,
+          accountId,
+          subaccountId: request.subaccountId,
+          amount: roundCredits(Math.max(0, request.amount)),
+          expiresAt: new Date(now + request.ttlSeconds * 1000),
+        })),
+      );
+    }
+  });
 }
 
 /**
@@ -78,18 +150,40 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
   const accountId = usages[0]?.accountId;
   if (!accountId) return;
   if (usages.some((usage) => usage.accountId !== accountId)) throw new Error('debitUsages takes one account');
+  const holds = usages.flatMap((usage) => (usage.holdId ? [usage.holdId] : []));
+  const calls = usages.filter((usage) => !usage.releaseOnly);
   await deps.db.transaction(async (tx) => {
     await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
+    // The holds of these calls (and any left behind past their end) stop counting with the debit.
+    if (holds.length) {
+      await tx
+        .delete(creditHolds)
+        .where(
+          and(
+            eq(creditHolds.accountId, accountId),
+            or(inArray(creditHolds.id, holds), lte(creditHolds.expiresAt, new Date())),
+          ),
+        );
+    }
+    if (calls.length === 0) return;
     const results = await spendMany(tx, {
       accountId,
       strict: false,
-      items: usages.map((usage) => ({
+      items: calls.map((usage) => ({
         amount: Math.max(0, usage.credits),
         idempotencyKey: `usage:${usage.idempotencyKey}`,
         description: `${usage.source} · ${usage.model}`,
       })),
     });
-    const logs = usages.flatMap((usage, index) => {
+    await countSubaccountUsage(
+      tx,
+      calls.flatMap((usage, index) =>
+        results[index] && !results[index].duplicate
+          ? [{ subaccountId: usage.subaccountId, credits: usage.credits }]
+          : [],
+      ),
+    );
+    const logs = calls.flatMap((usage, index) => {
       const result = results[index];
       return result && !result.duplicate ? [{ usage, charged: result.charged }] : [];
     });
@@ -106,6 +200,9 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
         credits: ['numeric', ({ usage }) => roundCredits(Math.max(0, usage.credits))],
         charged: ['numeric', ({ charged }) => charged],
         source: ['text', ({ usage }) => usage.source],
+        agent_id: ['text', ({ usage }) => usage.agentId ?? null],
+        channel: ['text', ({ usage }) => usage.channel ?? null],
+        billing_basis: ['text', ({ usage }) => usage.billingBasis ?? 'platform'],
         idempotency_key: ['text', ({ usage }) => usage.idempotencyKey],
       },
       logs,

@@ -93,8 +93,13 @@ export interface ProviderEvent {
 
 export interface PaymentProvider {
   readonly kind: 'stripe' | 'sandbox';
+  /** Idempotent per account: two concurrent first checkouts get the same customer. */
   createCustomer(input: { accountId: string; email: string | null; name: string }): Promise<string>;
   createCheckout(input: CheckoutInput): Promise<{ id: string; url: string }>;
+  /** Expires the account's open checkouts (before a new one opens); answers how many. */
+  expireOpenCheckouts(input: { accountId: string; customerId: string }): Promise<number>;
+  /** Cancels a subscription that duplicates the account's live one, at once, and refunds what it charged. */
+  cancelDuplicate(subscription: ProviderSubscription): Promise<void>;
   createPortal(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
   getCheckout(id: string): Promise<ProviderCheckout | null>;
   getSubscription(id: string): Promise<ProviderSubscription | null>;

@@ -6,14 +6,18 @@ import {
   ZRedeemRequest,
   ZScheduleDowngradeRequest,
   ZSelectSubaccountRequest,
+  ZSetAllowanceRequest,
   ZUpgradeRequest,
+  ZUsageBreakdownQuery,
   ZUsageResponse,
 } from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf, fromCurrentSubaccount, publicAccess, subaccountAccess, tenantOf } from '../../platform/guard';
 import { originOf } from '../../platform/http';
-import { servedCatalog } from './catalog';
+import { listAllowances, setAllowance } from './allowances';
+import { usageBreakdown } from './breakdown';
+import { paymentsMode, servedCatalog } from './catalog';
 import * as checkout from './checkout';
 import * as changes from './plan-changes';
 import { selectActiveSubaccount, subaccountSelection } from './subaccount-selection';
@@ -21,8 +25,9 @@ import { getUsage, redeemPromo } from './usage';
 import { paymentEventRoutes } from './webhook-routes';
 
 const tags = ['billing'];
-const reader = () => subaccountAccess('viewer', fromCurrentSubaccount());
-const manager = () => subaccountAccess('admin', fromCurrentSubaccount());
+// Billing is the way out of a lock: it works from a locked sub-account too.
+const reader = () => subaccountAccess('viewer', fromCurrentSubaccount(), { allowLocked: true });
+const manager = () => subaccountAccess('admin', fromCurrentSubaccount(), { allowLocked: true });
 const ZUpgradeBody = ZUpgradeRequest.extend({ prorationDate: z.number().int().positive().optional() });
 
 /**
@@ -36,7 +41,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/api/openrouter/plans', { config: publicAccess(), schema: { tags } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
-    return { plans: servedCatalog(deps.env), salesUrl: deps.env.SALES_CONTACT_URL };
+    return { plans: servedCatalog(deps.env), salesUrl: deps.env.SALES_CONTACT_URL, payments: paymentsMode(deps.env) };
   });
 
   /** Live pricing: plans keyed by lower-case plan name, one entry per interval and pack. */
@@ -79,6 +84,24 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!caller || (request.query.userId && request.query.userId !== caller.userId)) return { hasAccess: false };
       return { hasAccess: await checkout.userHasAccess(deps, caller.userId) };
     },
+  );
+
+  app.get('/api/usage/breakdown', { config: reader(), schema: { tags } }, async (request) =>
+    usageBreakdown(deps, tenantOf(request).accountId, parse(ZUsageBreakdownQuery, request.query)),
+  );
+
+  app.get('/api/billing/allowances', { config: reader(), schema: { tags } }, async (request) =>
+    listAllowances(deps, tenantOf(request).accountId),
+  );
+
+  app.put(
+    '/api/billing/allowances/:subaccountId',
+    {
+      config: manager(),
+      schema: { tags, params: z.object({ subaccountId: z.string().max(64) }), body: ZSetAllowanceRequest },
+    },
+    async (request) =>
+      setAllowance(deps, tenantOf(request).accountId, request.params.subaccountId, request.body.monthlyCredits),
   );
 
   app.get('/api/billing/subaccount-selection', { config: reader(), schema: { tags } }, async (request) =>

@@ -84,7 +84,8 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async createCustomer(input: { accountId: string; email: string | null; name: string }) {
-    const id = `cus_${newId('sandbox').slice(4)}`;
+    // One customer per account, like Stripe's idempotency key on the first checkout.
+    const id = `cus_${input.accountId.replace(/[^a-zA-Z0-9]/g, '')}`;
     await this.save('customer', id, input.accountId, { id, ...input });
     return id;
   }
@@ -101,6 +102,32 @@ export class SandboxProvider implements PaymentProvider {
     };
     await this.save('checkout', id, input.accountId, checkout);
     return { id, url: `${this.origin()}/billing/sandbox/${id}` };
+  }
+
+  async expireOpenCheckouts(input: { accountId: string; customerId: string }) {
+    const expired = await this.db
+      .update(sandboxObjects)
+      .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{status}', '"expired"')` })
+      .where(
+        and(
+          eq(sandboxObjects.kind, 'checkout'),
+          eq(sandboxObjects.accountId, input.accountId),
+          sql`${sandboxObjects.data}->>'status' = 'open'`,
+        ),
+      )
+      .returning({ id: sandboxObjects.id });
+    return expired.length;
+  }
+
+  /** Cancels the subscription now and refunds its invoices (the sandbox marks them refunded). */
+  async cancelDuplicate(subscription: ProviderSubscription) {
+    await this.saveSubscription({ ...subscription, status: 'canceled', cancelAtPeriodEnd: false });
+    await this.db
+      .update(sandboxObjects)
+      .set({ data: sql`${sandboxObjects.data} || jsonb_build_object('refunded', true)` })
+      .where(
+        and(eq(sandboxObjects.kind, 'invoice'), sql`${sandboxObjects.data}->>'subscriptionId' = ${subscription.id}`),
+      );
   }
 
   async createPortal(input: { customerId: string; returnUrl: string }) {

@@ -40,8 +40,62 @@ export const billingAccounts = pgTable('billing_accounts', {
   scheduledChangeDate: at('scheduled_change_date'),
   /** Created time of the newest provider event applied, so an older event never overwrites a newer state. */
   syncedAt: at('synced_at'),
+  /** Sub-accounts were locked by a plan change and the owner has not chosen which stays active yet. */
+  subaccountChoicePending: boolean('subaccount_choice_pending').notNull().default(false),
+  /** Balances (credits) at which the owner is emailed; the lowest one already mailed this period. */
+  lowBalanceThresholds: jsonb('low_balance_thresholds').$type<number[]>().notNull().default([]),
+  lowBalanceAlertedAt: credits('low_balance_alerted_at'),
   updatedAt: at('updated_at').notNull().defaultNow(),
 });
+
+/**
+ * Credits reserved by model calls in flight: a call holds its estimated cost before it starts and
+ * the hold is removed when the call is metered (or fails). Spendable = grants - holds, so concurrent
+ * calls cannot spend more than the balance plus one call's estimate. A hold a crashed process left
+ * behind stops counting at expires_at.
+ */
+export const creditHolds = pgTable(
+  'credit_holds',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    subaccountId: text('subaccount_id'),
+    amount: credits('amount').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('credit_holds_account_idx').on(table.accountId, table.expiresAt),
+    index('credit_holds_subaccount_idx').on(table.subaccountId),
+  ],
+);
+
+/** An agency's optional monthly credit allowance for one of its clients (sub-accounts). */
+export const subaccountAllowances = pgTable('subaccount_allowances', {
+  subaccountId: text('subaccount_id')
+    .primaryKey()
+    .references(() => subaccounts.id, { onDelete: 'cascade' }),
+  accountId: text('account_id')
+    .notNull()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  monthlyCredits: credits('monthly_credits').notNull(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+/** Credits a sub-account used per calendar month (UTC), kept by metering for the allowance check. */
+export const subaccountMonthlyUsage = pgTable(
+  'subaccount_monthly_usage',
+  {
+    subaccountId: text('subaccount_id')
+      .notNull()
+      .references(() => subaccounts.id, { onDelete: 'cascade' }),
+    month: text('month').notNull(),
+    credits: credits('credits').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.subaccountId, table.month] })],
+);
 
 /** A pot of credits: plan grant for a period, bonus or promo grant, or a correction. */
 export const creditGrants = pgTable(
@@ -120,6 +174,13 @@ export const usageLogs = pgTable(
     credits: credits('credits').notNull().default(0),
     charged: credits('charged').notNull().default(0),
     source: text('source').notNull(),
+    /** The agent and channel of the call, when it answered on one (for the usage breakdown). */
+    agentId: text('agent_id'),
+    channel: text('channel'),
+    /** 'platform': charged at the platform's model prices; 'own_key': the agency's provider key, a platform fee. */
+    billingBasis: text('billing_basis', { enum: ['platform', 'own_key'] })
+      .notNull()
+      .default('platform'),
     idempotencyKey: text('idempotency_key').notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
   },

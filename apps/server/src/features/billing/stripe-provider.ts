@@ -41,11 +41,11 @@ export class StripeProvider implements PaymentProvider {
 
   createCustomer(input: { accountId: string; email: string | null; name: string }) {
     return guard(async () => {
-      const customer = await this.stripe.customers.create({
-        email: input.email ?? undefined,
-        name: input.name,
-        metadata: { accountId: input.accountId },
-      });
+      // The idempotency key makes two first checkouts of one account (two clicks) one customer.
+      const customer = await this.stripe.customers.create(
+        { email: input.email ?? undefined, name: input.name, metadata: { accountId: input.accountId } },
+        { idempotencyKey: `customer-create-${input.accountId}` },
+      );
       return customer.id;
     });
   }
@@ -71,6 +71,42 @@ export class StripeProvider implements PaymentProvider {
       if (!session.url)
         throw new AppError('BILLING_STRIPE_ERROR', 'Failed to create checkout session - no URL returned');
       return { id: session.id, url: session.url };
+    });
+  }
+
+  expireOpenCheckouts(input: { accountId: string; customerId: string }) {
+    return guard(async () => {
+      const open = await this.stripe.checkout.sessions.list({ customer: input.customerId, status: 'open', limit: 100 });
+      let expired = 0;
+      for (const session of open.data) {
+        try {
+          await this.stripe.checkout.sessions.expire(session.id);
+          expired += 1;
+        } catch (error) {
+          // Completed meanwhile: the duplicate subscription is then cancelled and refunded on its event.
+          if (!missing(error) && (error as { statusCode?: number }).statusCode !== 400) throw error;
+        }
+      }
+      return expired;
+    });
+  }
+
+  cancelDuplicate(subscription: ProviderSubscription) {
+    return guard(async () => {
+      const sub = await this.stripe.subscriptions.cancel(subscription.id, { prorate: false, invoice_now: false });
+      const invoiceId = typeof sub.latest_invoice === 'string' ? sub.latest_invoice : (sub.latest_invoice?.id ?? null);
+      if (!invoiceId) return;
+      const payments = await this.stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 });
+      for (const payment of payments.data) {
+        const intent = payment.payment.payment_intent;
+        const intentId = typeof intent === 'string' ? intent : intent?.id;
+        if (payment.status === 'paid' && intentId) {
+          await this.stripe.refunds.create(
+            { payment_intent: intentId, reason: 'duplicate' },
+            { idempotencyKey: `refund-duplicate-${subscription.id}-${intentId}` },
+          );
+        }
+      }
     });
   }
 

@@ -193,4 +193,49 @@ describe('Stripe adapter against a local Stripe stub', () => {
     await call('POST', '/stripe/cancel-scheduled-downgrade');
     expect((await call('GET', '/api/openrouter/usage')).body.balance.scheduledPriceId).toBeNull();
   });
+
+  it('a new checkout expires the open one, and two first checkouts share one customer (idempotency key)', async () => {
+    const { call, agency } = await newOwner();
+    const [a, b] = await Promise.all([
+      call('POST', '/api/stripe/create-checkout', { priceId: 'sb_starter_month_500' }),
+      call('POST', '/api/stripe/create-checkout', { priceId: 'sb_starter_month_500' }),
+    ]);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    const customerCalls = stub.requests.filter(
+      (r) => r.path === '/v1/customers' && r.form.get('metadata[accountId]') === agency.accountId,
+    );
+    expect(customerCalls.length).toBeGreaterThanOrEqual(1);
+    const customers = new Set(
+      [...stub.sessions.values()]
+        .filter((session) => (session.metadata as { accountId: string }).accountId === agency.accountId)
+        .map((session) => session.customer),
+    );
+    expect(customers.size).toBe(1);
+    await call('POST', '/api/stripe/create-checkout', { priceId: 'sb_growth_month_3000' });
+    const mine = [...stub.sessions.values()].filter(
+      (session) => (session.metadata as { accountId: string }).accountId === agency.accountId,
+    );
+    expect(mine.filter((session) => session.status === 'open')).toHaveLength(1);
+    expect(mine.at(-1)?.status).toBe('open');
+  });
+
+  it('cancels and refunds a second live subscription on customer.subscription.created', async () => {
+    const { call, agency } = await newOwner();
+    const first = await subscribe(call, 'sb_starter_month_500');
+    const customer = (stub.subscriptions.get(first) as { customer: string }).customer;
+    // A second subscription of the same customer (a checkout paid in another tab before it expired).
+    const second = stub.makeSubscription(customer, GROWTH, agency.accountId);
+    const created = signed(event(`evt_dup_${n}`, 'customer.subscription.created', second.id as string, 'subscription'));
+    expect((await deliver(created.payload, created.header)).body.outcome).toBe('processed');
+    expect(stub.subscriptions.get(second.id as string)?.status).toBe('canceled');
+    const invoice = stub.invoices.get(second.latest_invoice as string) as { payment_intent_id: string };
+    expect(stub.refunds.map((refund) => refund.payment_intent)).toContain(invoice.payment_intent_id);
+    // Its paid invoice grants nothing; the account stays on its first subscription.
+    const paid = signed(event(`evt_dup_inv_${n}`, 'invoice.paid', second.latest_invoice as string, 'invoice'));
+    await deliver(paid.payload, paid.header);
+    const usage = await call('GET', '/api/openrouter/usage');
+    expect(usage.body.balance).toMatchObject({ tierCode: 'starter_500', totalCreditsRemaining: 100 });
+    expect((await call('GET', '/stripe/subscription-details')).body.subscription.priceId).toBe('sb_starter_month_500');
+  });
 });

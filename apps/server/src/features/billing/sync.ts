@@ -4,14 +4,17 @@
  * instead of trusting the payload, and credit grants are keyed by invoice or checkout id, so
  * duplicates and out-of-order delivery end in the same state.
  */
-import { SECRET_BONUS_CREDITS } from '@switchboard/core';
+import { FREE_TIER, SECRET_BONUS_CREDITS } from '@switchboard/core';
 import { and, eq, or } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
+import { recordReferralCommission } from '../affiliate/service';
 import { monthsIn, tierForProviderPrice } from './catalog';
+import { publishLockChange } from './channel-gate';
 import { addGrant, addPlanPeriodGrant, lockAccount } from './ledger-repo';
 import type { PaymentProvider, ProviderEvent, ProviderInvoice, ProviderSubscription } from './provider';
 import { billingAccounts, billingEvents } from './schema';
+import { enforceSubaccountLimit } from './subaccount-selection';
 
 const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due', 'incomplete', 'unpaid']);
 
@@ -63,6 +66,41 @@ export const applySubscription = async (
       updatedAt: new Date(),
     })
     .where(eq(billingAccounts.accountId, accountId));
+  // The plan's sub-account limit holds at once: beyond it the newest sub-accounts are locked.
+  const capabilities = live && tier ? tier.capabilities : FREE_TIER.capabilities;
+  const changed = await enforceSubaccountLimit(tx, accountId, capabilities.limits.subaccounts);
+  for (const id of changed) publishLockChange(deps, id);
+};
+
+/**
+ * One live subscription per account: a live subscription other than the one on record (a second
+ * checkout paid in another tab, a late payment of an expired checkout) is a duplicate. Decided under
+ * the account lock, so two completions at once cannot both become the account's subscription.
+ */
+const isDuplicate = (row: { subscriptionId: string | null; status: string }, sub: ProviderSubscription) =>
+  LIVE_STATUSES.has(sub.status) &&
+  Boolean(row.subscriptionId) &&
+  row.subscriptionId !== sub.id &&
+  LIVE_STATUSES.has(row.status);
+
+/** Mirrors the subscription unless it duplicates the live one; answers 'duplicate' then. */
+const mirrorSubscription = async (
+  deps: Deps,
+  tx: Tx,
+  accountId: string,
+  sub: ProviderSubscription,
+  fetchedAt: Date,
+): Promise<'applied' | 'duplicate'> => {
+  const row = await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
+  if (isDuplicate(row, sub)) return 'duplicate';
+  await applySubscription(deps, tx, accountId, sub, fetchedAt);
+  return 'applied';
+};
+
+/** Cancels and refunds a duplicate subscription (after the event's transaction committed). */
+const refuseDuplicate = async (deps: Deps, provider: PaymentProvider, accountId: string, sub: ProviderSubscription) => {
+  deps.log.warn({ accountId, subscriptionId: sub.id }, 'duplicate subscription cancelled and refunded');
+  await provider.cancelDuplicate(sub);
 };
 
 /** Records the event id; false when it was already handled. */
@@ -77,6 +115,8 @@ const claimEvent = async (tx: Tx, event: ProviderEvent, accountId: string | null
 
 /** Grants the plan credits of a paid subscription invoice, once per invoice id. */
 export const grantInvoice = async (deps: Deps, tx: Tx, accountId: string, invoice: ProviderInvoice) => {
+  // Affiliate program: a paid invoice of a referred agency earns its affiliate a commission.
+  await recordReferralCommission(deps.env, tx, accountId, invoice);
   const tier = tierForProviderPrice(deps.env, invoice.priceId);
   if (invoice.status !== 'paid' || !invoice.subscriptionId || !tier || !invoice.periodStart) return false;
   if (tier.plan_code === 'secret_starter') {
@@ -128,8 +168,9 @@ export const handleProviderEvent = async (
     const sub = checkout.subscriptionId ? await provider.getSubscription(checkout.subscriptionId) : null;
     const accountId = await accountForCustomer(deps.db, checkout.customerId, checkout.accountId);
     if (!accountId) return 'ignored';
-    return deps.db.transaction(async (tx) => {
-      if (!(await claimEvent(tx, event, accountId))) return 'duplicate';
+    let duplicate = false;
+    const outcome = await deps.db.transaction(async (tx) => {
+      if (!(await claimEvent(tx, event, accountId))) return 'duplicate' as const;
       await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
       if (checkout.customerId) {
         await tx
@@ -137,7 +178,10 @@ export const handleProviderEvent = async (
           .set({ customerId: checkout.customerId })
           .where(and(eq(billingAccounts.accountId, accountId)));
       }
-      if (sub) await applySubscription(deps, tx, accountId, sub, fetchedAt);
+      if (sub && (await mirrorSubscription(deps, tx, accountId, sub, fetchedAt)) === 'duplicate') {
+        duplicate = true;
+        return 'processed' as const;
+      }
       const paid = checkout.status === 'complete' && checkout.paymentStatus === 'paid';
       if (checkout.mode === 'payment' && paid) {
         const tier = tierForProviderPrice(deps.env, checkout.priceId);
@@ -151,8 +195,10 @@ export const handleProviderEvent = async (
           });
         }
       }
-      return 'processed';
+      return 'processed' as const;
     });
+    if (duplicate && sub) await refuseDuplicate(deps, provider, accountId, sub);
+    return outcome;
   }
 
   if (event.type.startsWith('customer.subscription.')) {
@@ -160,11 +206,15 @@ export const handleProviderEvent = async (
     if (!sub) return 'ignored';
     const accountId = await accountForCustomer(deps.db, sub.customerId, sub.accountId);
     if (!accountId) return 'ignored';
-    return deps.db.transaction(async (tx) => {
-      if (!(await claimEvent(tx, event, accountId))) return 'duplicate';
-      await applySubscription(deps, tx, accountId, sub, fetchedAt);
-      return 'processed';
+    let duplicate = false;
+    const outcome = await deps.db.transaction(async (tx) => {
+      if (!(await claimEvent(tx, event, accountId))) return 'duplicate' as const;
+      duplicate = (await mirrorSubscription(deps, tx, accountId, sub, fetchedAt)) === 'duplicate';
+      return 'processed' as const;
     });
+    // customer.subscription.created (or any later event) of a second live subscription: cancelled.
+    if (duplicate) await refuseDuplicate(deps, provider, accountId, sub);
+    return outcome;
   }
 
   if (event.type.startsWith('invoice.')) {
@@ -177,13 +227,18 @@ export const handleProviderEvent = async (
       invoice.accountId ?? sub?.accountId ?? null,
     );
     if (!accountId) return 'ignored';
-    return deps.db.transaction(async (tx) => {
-      if (!(await claimEvent(tx, event, accountId))) return 'duplicate';
-      if (sub) await applySubscription(deps, tx, accountId, sub, fetchedAt);
-      else await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
-      await grantInvoice(deps, tx, accountId, invoice);
-      return 'processed';
+    let duplicate = false;
+    const outcome = await deps.db.transaction(async (tx) => {
+      if (!(await claimEvent(tx, event, accountId))) return 'duplicate' as const;
+      if (sub) duplicate = (await mirrorSubscription(deps, tx, accountId, sub, fetchedAt)) === 'duplicate';
+      const row = await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
+      // A duplicate subscription's invoice (also once it is cancelled) grants nothing: it is refunded.
+      const foreign = Boolean(sub && row.subscriptionId && row.subscriptionId !== sub.id);
+      if (!duplicate && !foreign) await grantInvoice(deps, tx, accountId, invoice);
+      return 'processed' as const;
     });
+    if (duplicate && sub) await refuseDuplicate(deps, provider, accountId, sub);
+    return outcome;
   }
   return 'ignored';
 };

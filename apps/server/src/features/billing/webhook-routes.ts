@@ -109,6 +109,8 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
         id: checkout.id,
         status: checkout.status,
         mode: checkout.mode,
+        sandbox: true,
+        couponId: checkout.couponId ?? null,
         priceId: checkout.priceId,
         declined: checkout.declined,
         successUrl: checkout.successUrl,
@@ -129,6 +131,12 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
       await ownCheckout(provider, request.params.checkoutId, callerOf(request).userId);
       const result = await provider.completeCheckout(request.params.checkoutId, outcome);
       if (!result.checkout) throw new AppError('NOT_FOUND', 'Checkout not found');
+      if (result.checkout.status === 'expired') {
+        // Another checkout was opened since: this one can no longer be paid (one live subscription).
+        throw new AppError('CONFLICT', 'This checkout has expired. Start a new one from the pricing page.', {
+          reason: 'checkout_expired',
+        });
+      }
       if (outcome === 'decline') {
         return { status: 'declined', message: 'Your card was declined.', redirectUrl: result.checkout.cancelUrl };
       }
@@ -157,7 +165,7 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Sandbox only, outside production: ends the billing period now (renewal, scheduled change, cancellation). */
   app.post(
     '/api/billing/sandbox/renew',
-    { config: subaccountAccess('admin', fromCurrentSubaccount()), schema: { tags, hide: true } },
+    { config: subaccountAccess('admin', fromCurrentSubaccount(), { allowLocked: true }), schema: { tags, hide: true } },
     async (request) => {
       if (deps.env.NODE_ENV === 'production') throw new AppError('NOT_FOUND', 'Not found');
       const provider = sandboxFor(originOf(request, deps.env));

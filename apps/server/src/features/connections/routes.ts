@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { registerConnectIdPrefix } from '../../platform/connect-id';
 import { fromParam, type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
+import { widgetIdentitySecret } from '../widget/identity';
 import * as repo from './repo';
 import * as service from './service';
 
@@ -63,6 +64,27 @@ export const connectionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: ZConnectionParams, response: { 200: ZConnection } },
     },
     async (request) => service.getConnection(deps.db, tenantOf(request).subaccountId, request.params.connectionId),
+  );
+
+  app.get(
+    '/api/connections/:connectionId/identity-secret',
+    {
+      config: subaccountAccess('admin', fromConnection),
+      schema: {
+        tags,
+        params: ZConnectionParams,
+        response: { 200: z.object({ widgetId: z.string(), secret: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const connection = await service.getConnection(
+        deps.db,
+        tenantOf(request).subaccountId,
+        request.params.connectionId,
+      );
+      reply.header('cache-control', 'no-store');
+      return { widgetId: connection.widgetId, secret: widgetIdentitySecret(deps.env, connection.widgetId) };
+    },
   );
 
   app.put(

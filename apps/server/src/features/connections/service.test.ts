@@ -51,6 +51,14 @@ describe('widget connections', () => {
     expect(body.settings.chatBubble.delaySeconds).toBe(2);
     expect(body.settings.dailyLimit).toBe(200);
     expect(body.settings.widgetTitle).toBe('Solar Helper');
+    // The widget speaks as its agent.
+    expect(body.settings.aiName).toBe('Solar Helper');
+    expect(body.settings.firstMessage).toBe('Hello! How can I help you today?');
+    expect(body.settings.suggestedResponses).toEqual([
+      'What can you do?',
+      'How does it work?',
+      'What are the pricing plans?',
+    ]);
     expect(body.needsRedeploy).toBe(false);
     const foreignAgent = await create('website-block', subaccountId, otherAgentId);
     expect(foreignAgent.statusCode).toBe(404);

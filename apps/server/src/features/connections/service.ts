@@ -33,7 +33,8 @@ const derivedConnectionName = (agentName: string, type: keyof typeof TYPE_NAMES)
 
 const loadOwned = async (db: Db, subaccountId: string, connectionId: string) => {
   const row = await repo.findConnection(db, connectionId);
-  if (!row || row.subaccountId !== subaccountId) throw new AppError('CONNECTION_NOT_FOUND', 'Widget not found');
+  if (!row || row.subaccountId !== subaccountId || !repo.isWidgetRow(row))
+    throw new AppError('CONNECTION_NOT_FOUND', 'Widget not found');
   return row;
 };
 
@@ -51,9 +52,14 @@ export const createConnection = async (
 ): Promise<TConnection> => {
   const agent = await repo.findAgentInSubaccount(deps.db, input.buildId, tenant.subaccountId);
   if (!agent) throw new AppError('BUILD_NOT_FOUND', 'Pick an agent of this sub-account', { field: 'buildId' });
+  // A new widget speaks as its agent: its name, greeting and suggestions (each cut to the widget's limits).
+  const suggestions = agent.suggestedResponses.filter((text) => text.trim()).slice(0, 3);
   const settings = {
     ...STORED_WIDGET_DEFAULTS,
     widgetTitle: fitText(agent.name || STORED_WIDGET_DEFAULTS.widgetTitle, WIDGET_TITLE_MAX),
+    aiName: fitText(agent.name || STORED_WIDGET_DEFAULTS.aiName, 80),
+    ...(agent.firstMessage.trim() ? { firstMessage: fitText(agent.firstMessage.trim(), 1000) } : {}),
+    ...(suggestions.length ? { suggestedResponses: suggestions.map((text) => fitText(text.trim(), 120)) } : {}),
   };
   const now = new Date();
   // The plan's connections-per-type limit is checked in the same transaction as the insert.

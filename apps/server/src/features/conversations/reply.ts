@@ -1,4 +1,6 @@
+import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { TChannel } from '@switchboard/core';
+import type { ModelMessage, ToolChoice, ToolSet } from 'ai';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId, newToken } from '../../platform/ids';
@@ -27,6 +29,29 @@ export interface ReplyInput {
   history?: { role: 'user' | 'assistant'; content: string }[];
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
+  /** Never fall back to the offline model (evaluation runs): without a key the reply fails with no_api_key. */
+  strict?: boolean;
+  /** What an API caller adds to the agent (OpenAI-compatible API); every field is honoured. */
+  caller?: CallerOptions;
+}
+
+export interface CallerOptions {
+  /** System or developer messages of the caller, added after the agent's own instructions. */
+  instructions?: string;
+  /** The caller's conversation with tool calls and results, in the AI SDK's form. */
+  modelMessages?: ModelMessage[];
+  /** The caller's own tools (no execute): their calls are returned to the caller. */
+  tools?: ToolSet;
+  toolChoice?: ToolChoice<ToolSet>;
+  json?: { schema?: JSONSchema7; name?: string };
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  stopSequences?: string[];
+  /** False when the turn continues after the caller's tool results: no new user message is stored. */
+  storeUserMessage?: boolean;
 }
 
 export interface ReplyResult {
@@ -39,6 +64,10 @@ export interface ReplyResult {
   /** The stored assistant message id ('' when a person handles the thread). */
   messageId: string;
   model: string;
+  /** Credits the model call cost (0 when a person handles the thread). */
+  credits: number;
+  usage: { inputTokens: number; outputTokens: number };
+  pendingToolCalls: { id: string; name: string; input: unknown }[];
 }
 
 /** Messages of history sent to the model at most. */
@@ -69,22 +98,26 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       ? recentMessages(deps.db, thread.id, HISTORY_LIMIT)
       : Promise.resolve([]);
   earlier.catch(() => undefined);
-  const storingUser = storeMessage(deps, {
-    id: userMessageId,
-    subaccountId: input.subaccountId,
-    threadId: thread.id,
-    role: 'user',
-    content: message,
-    newThread: known
-      ? undefined
-      : {
-          subaccountId: input.subaccountId,
-          agentId: agent.id,
-          channel: input.channel,
-          channelRef: input.channelRef,
-          contactIdentifier: input.contactIdentifier,
-        },
-  });
+  const caller = input.caller;
+  const storeUser = caller?.storeUserMessage !== false || !known;
+  const storingUser: Promise<unknown> = !storeUser
+    ? Promise.resolve()
+    : storeMessage(deps, {
+        id: userMessageId,
+        subaccountId: input.subaccountId,
+        threadId: thread.id,
+        role: 'user',
+        content: message,
+        newThread: known
+          ? undefined
+          : {
+              subaccountId: input.subaccountId,
+              agentId: agent.id,
+              channel: input.channel,
+              channelRef: input.channelRef,
+              contactIdentifier: input.contactIdentifier,
+            },
+      });
   storingUser.catch(() => undefined);
 
   if (thread.handledByUserId) {
@@ -98,6 +131,9 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       humanHandled: true,
       messageId: '',
       model: '',
+      credits: 0,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      pendingToolCalls: [],
     };
   }
 
@@ -118,7 +154,9 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
     excerpt: item.excerpt.length > EXCERPT_CHARS ? `${item.excerpt.slice(0, EXCERPT_CHARS - 3)}...` : item.excerpt,
   }));
   const system = composeSystemPrompt({
-    instructions: agent.systemPrompt,
+    instructions: caller?.instructions
+      ? `${agent.systemPrompt}\n\nInstructions from the API caller:\n${caller.instructions}`
+      : agent.systemPrompt,
     firstMessage: agent.firstMessage,
     knowledge: retrieved,
   });
@@ -132,24 +170,47 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       choice: { provider: agent.provider, model: agent.model },
       system,
       messages: history,
-      temperature: agent.temperature,
-      maxTokens: agent.maxTokens,
+      temperature: caller?.temperature ?? agent.temperature,
+      maxTokens: caller?.maxTokens ?? agent.maxTokens,
       settings: {
-        topP: agent.topP,
-        frequencyPenalty: agent.frequencyPenalty,
-        presencePenalty: agent.presencePenalty,
-        stopSequences: agent.stopSequences,
+        topP: caller?.topP ?? agent.topP,
+        frequencyPenalty: caller?.frequencyPenalty ?? agent.frequencyPenalty,
+        presencePenalty: caller?.presencePenalty ?? agent.presencePenalty,
+        stopSequences: caller?.stopSequences ?? agent.stopSequences,
       },
-      tools: buildAgentTools(deps, agent.tools),
+      tools: withCallerTools(buildAgentTools(deps, agent.tools), caller?.tools),
+      modelMessages: caller?.modelMessages,
+      toolChoice: caller?.toolChoice,
+      json: caller?.json,
       source: `chat:${input.channel}`,
+      agentId: agent.id,
+      channel: input.channel,
       idempotencyKey: `reply:${thread.id}:${newToken(9)}`,
       onDelta: input.onDelta,
       signal: input.signal,
+      strict: input.strict,
     });
   } finally {
     await storingUser;
   }
   const text = result.text.trim();
+  const usage = { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens };
+  if (!text && result.pendingToolCalls.length) {
+    // The caller runs its own tools and sends their results back; nothing is stored until the answer.
+    return {
+      threadId: thread.id,
+      message: '',
+      sources,
+      toolCalls: result.toolCalls,
+      offline: result.offline,
+      humanHandled: false,
+      messageId: '',
+      model: result.model,
+      credits: result.usage.credits,
+      usage,
+      pendingToolCalls: result.pendingToolCalls,
+    };
+  }
   if (!text) throw new AppError('AI_EMPTY_RESPONSE', 'The AI service returned an empty answer.');
 
   const stored = await storeMessage(deps, {
@@ -171,5 +232,12 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
     humanHandled: false,
     messageId: stored.id,
     model: result.model,
+    credits: result.usage.credits,
+    usage,
+    pendingToolCalls: result.pendingToolCalls,
   };
 }
+
+/** The agent's HTTP tools and an API caller's own tools together (the agent's win a name clash). */
+const withCallerTools = (agentTools: ToolSet | undefined, callerTools: ToolSet | undefined) =>
+  callerTools ? { ...callerTools, ...(agentTools ?? {}) } : agentTools;

@@ -13,7 +13,9 @@ export const threads = pgTable(
       .notNull()
       .references(() => subaccounts.id, { onDelete: 'cascade' }),
     agentId: text('agent_id').notNull(),
-    channel: text('channel', { enum: ['test', 'widget', 'website-block', 'demo', 'api', 'evaluation'] }).notNull(),
+    channel: text('channel', {
+      enum: ['test', 'widget', 'website-block', 'demo', 'api', 'evaluation', 'sms', 'whatsapp'],
+    }).notNull(),
     channelRef: text('channel_ref'),
     contactIdentifier: text('contact_identifier'),
     handledByUserId: text('handled_by_user_id'),

@@ -1,6 +1,7 @@
 import { DEMO_HISTORY_MAX, DEMO_MESSAGES, type TDemoChatRequest, type TDemoChatResponse } from '@switchboard/core';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
+import { answerVisitor } from '../billing/channel-gate';
 import { replyAsAgent } from '../conversations/reply';
 import { findThread } from '../conversations/repo';
 import * as repo from './repo';
@@ -35,16 +36,19 @@ export const demoChat = async (deps: Deps, input: TDemoChatRequest): Promise<TDe
 
   let reply: Awaited<ReturnType<typeof replyAsAgent>>;
   try {
-    reply = await replyAsAgent(deps, {
-      agentId: demo.buildId,
-      accountId: demo.accountId,
-      subaccountId: demo.subaccountId,
-      threadId,
-      message: input.message,
-      channel: 'demo',
-      channelRef: demo.id,
-      history,
-    });
+    // The one gate of public channels (locked sub-account, allowance, credits in visitors' words).
+    reply = await answerVisitor(deps, { accountId: demo.accountId, subaccountId: demo.subaccountId }, () =>
+      replyAsAgent(deps, {
+        agentId: demo.buildId as string,
+        accountId: demo.accountId,
+        subaccountId: demo.subaccountId,
+        threadId,
+        message: input.message,
+        channel: 'demo',
+        channelRef: demo.id,
+        history,
+      }),
+    );
   } catch (error) {
     await repo.releaseRequest(deps.db, demo.id);
     if (error instanceof AppError) {

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
+import { seedPlan } from '../billing/seed';
 import { setThreadHandler } from '../conversations/repo';
 import { messages, threads } from '../conversations/schema';
 import { type SeededAgency, seedAgency } from '../tenancy/seed';
@@ -16,14 +17,17 @@ let viewerCookie: string;
 let otherCookie: string;
 let n = 0;
 
+/** An agency on Growth (a complimentary plan): SMS, Facebook and Instagram demos are advanced demos. */
 const seed = async (label: string) => {
   n += 1;
-  return seedAgency(t.deps.db, {
+  const seeded = await seedAgency(t.deps.db, {
     accountName: `${label} Agency ${n}`,
     owner: { email: `owner${n}-${Date.now()}@example.test`, name: 'Owner Person' },
     subaccounts: [`${label} Client`],
     users: [{ email: `viewer${n}-${Date.now()}@example.test`, name: 'Viewer Person', role: 'viewer' }],
   });
+  await t.deps.db.transaction((tx) => seedPlan(tx, seeded.accountId, 'sb_growth_month_3000'));
+  return seeded;
 };
 
 const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, cookie: string | null, payload?: unknown) =>
@@ -80,6 +84,19 @@ describe('demo management', () => {
     expect(list.demos.map((item: { demoId: string }) => item.demoId)).toContain(demo.demoId);
   });
 
+  it("takes the agent's name, first message and suggestions unless the creator gives their own", async () => {
+    const demo = await createDemo({ type: 'standard' });
+    const full = (await api('GET', `/api/demos/${demo.demoId}`, adminCookie)).json();
+    expect(full.settings).toMatchObject({
+      assistantName: 'Secret Internal Agent',
+      welcomeMessage: 'Hello! How can I help you today?',
+      suggestedResponses: ['What can you do?', 'How does it work?', 'What are the pricing plans?'],
+    });
+    const own = await createDemo({ settings: { assistantName: 'Sunny', suggestedResponses: ['Hi?'] } });
+    const ownFull = (await api('GET', `/api/demos/${own.demoId}`, adminCookie)).json();
+    expect(ownFull.settings).toMatchObject({ assistantName: 'Sunny', suggestedResponses: ['Hi?'] });
+  });
+
   it('refuses bad input with a 4xx naming the field and writes nothing', async () => {
     const before = (await t.deps.db.select().from(demos)).length;
     const badType = await api('POST', '/api/demos', adminCookie, { name: 'x', type: 'fax', buildId: agentId });
@@ -117,7 +134,8 @@ describe('demo management', () => {
 
 describe('a shared demo', () => {
   it('answers anyone with only what the presentation needs', async () => {
-    const demo = await createDemo();
+    // A demo copies its agent's name when created without one of its own; this one has its own.
+    const demo = await createDemo({ settings: { assistantName: 'Sunny' } });
     const response = await api('GET', `/api/shared/demos/${demo.demoId}`, null);
     expect(response.statusCode).toBe(200);
     const text = response.body;
@@ -151,7 +169,9 @@ describe('a shared demo', () => {
   });
 
   it('serves the professional widget frame with the demo look and no agency data', async () => {
-    const demo = await createDemo({ settings: { widgetTitle: 'Solar <help>', themeColor: '#123456' } });
+    const demo = await createDemo({
+      settings: { widgetTitle: 'Solar <help>', themeColor: '#123456', assistantName: 'Sunny' },
+    });
     const page = await api('GET', `/demo-frame/${demo.demoId}`, null);
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');

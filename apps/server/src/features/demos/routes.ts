@@ -1,4 +1,5 @@
 import {
+  demoTierFor,
   ZCheckEmbeddableRequest,
   ZCheckEmbeddableResponse,
   ZCreateDemoRequest,
@@ -23,6 +24,7 @@ import {
   subaccountAccess,
   tenantOf,
 } from '../../platform/guard';
+import { assertDemoTier } from '../billing/limits';
 import { demoChat } from './chat';
 import { checkEmbeddable } from './embeddable';
 import { demoFramePage } from './frame';
@@ -65,6 +67,7 @@ export const demosRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, body: ZCreateDemoRequest, response: { 201: ZDemo } },
     },
     async (request, reply) => {
+      await assertDemoTier(app.deps, tenantOf(request).accountId, demoTierFor(request.body));
       const demo = await service.createDemo(db, tenantOf(request), callerOf(request).userId, request.body);
       return reply.status(201).send(demo);
     },
@@ -85,7 +88,12 @@ export const demosRoutes: FastifyPluginAsyncZod = async (app) => {
       config: subaccountAccess('member', fromDemo()),
       schema: { tags, params: ZDemoParams, body: ZUpdateDemoRequest, response: { 200: ZDemo } },
     },
-    async (request) => service.updateDemo(db, tenantOf(request).subaccountId, request.params.demoId, request.body),
+    async (request) => {
+      const tenant = tenantOf(request);
+      const current = await service.getDemo(db, tenant.subaccountId, request.params.demoId);
+      await assertDemoTier(app.deps, tenant.accountId, demoTierFor({ ...current, ...request.body }));
+      return service.updateDemo(db, tenant.subaccountId, request.params.demoId, request.body);
+    },
   );
 
   app.post(

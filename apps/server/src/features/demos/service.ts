@@ -1,10 +1,13 @@
 import {
+  fitText,
   type TCreateDemoRequest,
   type TDemo,
   type TDemoListResponse,
+  type TDemoSettings,
   type TPublicDemo,
   type TUpdateDemoRequest,
   ZCreateDemoRequest,
+  ZDemoSettings,
   ZUpdateDemoRequest,
 } from '@switchboard/core';
 import { and, eq } from 'drizzle-orm';
@@ -62,11 +65,42 @@ const withAgent = async (db: Db, row: DemoRow) =>
 /** The agent must live in the same sub-account as the demo. */
 const assertAgentInSubaccount = async (db: Db, subaccountId: string, buildId: string) => {
   const rows = await db
-    .select({ id: agents.id })
+    .select({
+      id: agents.id,
+      name: agents.name,
+      firstMessage: agents.firstMessage,
+      suggestedResponses: agents.suggestedResponses,
+    })
     .from(agents)
     .where(and(eq(agents.id, buildId), eq(agents.subaccountId, subaccountId)))
     .limit(1);
   if (!rows[0]) throw new AppError('AGENT_NOT_FOUND', 'Agent not found', { field: 'buildId' });
+  return rows[0];
+};
+
+/**
+ * A new demo speaks as its agent: the assistant's name, welcome message and suggestions come from
+ * the agent where the creator left the section 3 defaults (the request arrives with its defaults
+ * filled in, so a default value and an omitted one are the same).
+ */
+const withAgentVoice = (
+  settings: TDemoSettings,
+  agent: { name: string; firstMessage: string; suggestedResponses: string[] },
+): TDemoSettings => {
+  const defaults = ZDemoSettings.parse({});
+  const suggestions = agent.suggestedResponses.filter((text) => text.trim()).slice(0, 3);
+  return {
+    ...settings,
+    ...(settings.assistantName === defaults.assistantName && agent.name
+      ? { assistantName: fitText(agent.name, 80) }
+      : {}),
+    ...(settings.welcomeMessage === defaults.welcomeMessage && agent.firstMessage.trim()
+      ? { welcomeMessage: fitText(agent.firstMessage.trim(), 1000) }
+      : {}),
+    ...(settings.suggestedResponses.length === 0 && suggestions.length
+      ? { suggestedResponses: suggestions.map((text) => fitText(text.trim(), 120)) }
+      : {}),
+  };
 };
 
 export const listDemos = async (
@@ -96,7 +130,8 @@ export const getDemo = async (db: Db, subaccountId: string, demoId: string): Pro
 
 export const createDemo = async (db: Db, tenant: Tenant, userId: string, input: TCreateDemoRequest) => {
   const data = ZCreateDemoRequest.parse(input);
-  await assertAgentInSubaccount(db, tenant.subaccountId, data.buildId);
+  const agent = await assertAgentInSubaccount(db, tenant.subaccountId, data.buildId);
+  data.settings = withAgentVoice(data.settings, agent);
   const rows = await db
     .insert(demos)
     .values({

@@ -1,10 +1,13 @@
-import { type TJudgeVerdict, type TTranscriptMessage, ZJudgeVerdict } from '@switchboard/core';
+import type { TCheckResult, TJudgeVerdict, TQuestion, TQuestionCheck, TTranscriptMessage } from '@switchboard/core';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
-import { AppError } from '../../platform/errors';
 import { replyAsAgent } from '../conversations/reply';
 import { type ModelChoice, runModel } from '../llm/gateway';
-import { judgePrompt, judgeSystem, rewordSystem, simulatedUserSystem } from './prompts';
+import { runChecks } from './checks';
+import { judge } from './judge';
+import { offlineUserMessage } from './offline-roles';
+import { followUpSystem, rewordSystem, simulatedUserSystem } from './prompts';
+import { withRetry } from './retry';
 
 export interface RunContext {
   deps: Deps;
@@ -16,6 +19,12 @@ export interface RunContext {
   userDescription: string;
   conversationFlow: string;
   hallucinationInstruction: string;
+  /** The judge checks answers against the agent's instructions and knowledge (hallucinationChoice or an instruction). */
+  hallucinationCheck: boolean;
+  /** Turns the simulated user may add after the question (0: none). */
+  followUpTurns: number;
+  /** What the simulated user and the judge know of the agent: instructions, first message, knowledge, tools. */
+  agentBrief: string;
   /** The agent under test: a Switchboard agent, or a model with a prompt (chat completion type). */
   target:
     | { kind: 'agent'; agentId: string }
@@ -38,6 +47,9 @@ export interface WorkItem {
   question: string;
   successCriteria: string;
   whenToAsk: number;
+  checks?: TQuestionCheck[];
+  /** A case from a real conversation: its earlier turns are replayed before the question. */
+  replay?: TQuestion['replay'];
 }
 
 /** Whether any call of a conversation reached a real provider (false: all answered by the offline model). */
@@ -52,39 +64,24 @@ export interface ConversationOutcome {
   transcript: TTranscriptMessage[];
   answer: string;
   verdict: TJudgeVerdict;
+  checks: TCheckResult[];
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
+/** What the agent's answers cost and did, from the question on (for the checks). */
+interface Measure {
+  latencyMs: number;
+  credits: number;
+  toolCalls: { name: string; input: unknown }[];
+}
 
-const isRateLimited = (error: unknown) =>
-  error instanceof AppError
-    ? error.code === 'RATE_LIMIT_EXCEEDED' || error.status === 429
-    : error instanceof Error && /rate.?limit|429/i.test(error.message);
-
-/** Retries a model call while the provider answers with a rate limit (exponential backoff with jitter). */
-export const withRetry = async <T>(ctx: RunContext, call: () => Promise<T>): Promise<T> => {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await call();
-    } catch (error) {
-      if (!isRateLimited(error) || attempt >= ctx.maxRetries || ctx.signal.aborted) throw error;
-      const delay = Math.min(8000, 250 * 2 ** attempt) * (0.5 + Math.random());
-      await sleep(delay, ctx.signal);
-    }
-  }
-};
+/**
+ * What a conversation has so far; the caller keeps it, so a conversation that ends in an error
+ * is stored with the transcript it reached.
+ */
+export interface ConversationProgress {
+  question: string;
+  transcript: TTranscriptMessage[];
+}
 
 const flip = (transcript: TTranscriptMessage[]) =>
   transcript.map((message) => ({
@@ -95,6 +92,8 @@ const flip = (transcript: TTranscriptMessage[]) =>
 /** Reworded question for a variation; variation 0 is the question as written. */
 const questionFor = async (ctx: RunContext, item: WorkItem, track: CallTracker): Promise<string> => {
   if (item.variation === 0) return item.question;
+  // The offline model cannot reword: the variation asks the question as written, and says so.
+  if (ctx.testing.provider === 'offline') return `${item.question} (variation ${item.variation})`;
   const result = await withRetry(ctx, () =>
     runModel(ctx.deps, {
       accountId: ctx.accountId,
@@ -105,6 +104,7 @@ const questionFor = async (ctx: RunContext, item: WorkItem, track: CallTracker):
       schema: z.object({ question: z.string() }),
       source: 'evaluation.variation',
       signal: ctx.signal,
+      strict: true,
     }),
   );
   if (!result.offline) track.online = true;
@@ -112,14 +112,16 @@ const questionFor = async (ctx: RunContext, item: WorkItem, track: CallTracker):
   return reworded || result.text.trim() || item.question;
 };
 
-/** The agent under test answers the last user message. */
+/** The agent under test answers the last user message; `measure` (from the question on) adds its cost and tool calls. */
 const agentReply = async (
   ctx: RunContext,
   transcript: TTranscriptMessage[],
-  state: { threadId: string | null },
+  state: { threadId: string | null; replay?: boolean },
   track: CallTracker,
+  measure?: Measure,
 ) => {
   const last = transcript.at(-1)?.content ?? '';
+  const started = performance.now();
   if (ctx.target.kind === 'agent') {
     const target = ctx.target;
     const reply = await withRetry(ctx, () =>
@@ -132,10 +134,18 @@ const agentReply = async (
         channel: 'evaluation',
         channelRef: ctx.runId,
         signal: ctx.signal,
+        strict: true,
+        // A replayed case gives the agent the recorded turns before the question.
+        ...(state.replay && !state.threadId ? { history: transcript } : {}),
       }),
     );
     state.threadId = reply.threadId;
     if (!reply.offline) track.online = true;
+    if (measure) {
+      measure.latencyMs ||= performance.now() - started;
+      measure.credits += reply.credits;
+      measure.toolCalls.push(...reply.toolCalls);
+    }
     return reply.message;
   }
   const target = ctx.target;
@@ -154,9 +164,15 @@ const agentReply = async (
       maxTokens: target.maxTokens,
       source: 'evaluation.agent',
       signal: ctx.signal,
+      strict: true,
     }),
   );
   if (!result.offline) track.online = true;
+  if (measure) {
+    measure.latencyMs ||= performance.now() - started;
+    measure.credits += result.usage.credits;
+    measure.toolCalls.push(...result.toolCalls);
+  }
   return result.text;
 };
 
@@ -167,6 +183,9 @@ const simulatedUserTurn = async (
   left: number,
   track: CallTracker,
 ) => {
+  if (ctx.testing.provider === 'offline') {
+    return offlineUserMessage(ctx.userDescription, transcript.filter((message) => message.role === 'user').length + 1);
+  }
   const result = await withRetry(ctx, () =>
     runModel(ctx.deps, {
       accountId: ctx.accountId,
@@ -175,61 +194,71 @@ const simulatedUserTurn = async (
       system: simulatedUserSystem({
         userDescription: ctx.userDescription,
         conversationFlow: ctx.conversationFlow,
+        agentBrief: ctx.agentBrief,
         question: item.question,
         turnsBeforeQuestion: left,
       }),
       messages: transcript.length ? flip(transcript) : [{ role: 'user', content: '(The assistant is waiting.)' }],
       source: 'evaluation.simulated-user',
       signal: ctx.signal,
+      strict: true,
     }),
   );
   if (!result.offline) track.online = true;
   return result.text.trim() || 'Hello.';
 };
 
-const judge = async (
+/** The simulated user's message after the answer, or null when the criteria need no more turns. */
+const followUpTurn = async (
   ctx: RunContext,
-  item: WorkItem,
-  question: string,
   transcript: TTranscriptMessage[],
+  item: WorkItem,
   track: CallTracker,
-) => {
-  const answer = transcript.at(-1)?.content ?? '';
+): Promise<string | null> => {
   const result = await withRetry(ctx, () =>
     runModel(ctx.deps, {
       accountId: ctx.accountId,
       subaccountId: ctx.subaccountId,
       choice: ctx.testing,
-      system: judgeSystem(ctx.hallucinationInstruction),
-      messages: [
-        {
-          role: 'user',
-          content: judgePrompt({ question, successCriteria: item.successCriteria, transcript, answer }),
-        },
-      ],
-      temperature: 0,
-      schema: ZJudgeVerdict,
-      source: 'evaluation.judge',
+      system: followUpSystem({
+        userDescription: ctx.userDescription,
+        agentBrief: ctx.agentBrief,
+        successCriteria: item.successCriteria,
+      }),
+      messages: flip(transcript),
+      source: 'evaluation.simulated-user',
       signal: ctx.signal,
+      strict: true,
     }),
   );
   if (!result.offline) track.online = true;
-  const parsed = ZJudgeVerdict.safeParse(result.object);
-  if (parsed.success) return parsed.data;
-  throw new AppError('AI_EMPTY_RESPONSE', 'The judge gave no valid verdict');
+  const text = result.text.trim();
+  return !text || /^DONE\W*$/i.test(text) ? null : text;
 };
 
 /**
  * One conversation: the agent's opening line, whenToAsk - 1 turns of the simulated user and the
- * agent, then the question; the judge grades the agent's answer.
+ * agent, then the question, then up to followUpTurns more turns while the simulated user finds the
+ * success criteria need them; the judge grades the agent's answer in that exchange. `progress` holds the transcript
+ * as it grows, so a conversation that ends in an error keeps what it reached.
  */
-export const runConversation = async (ctx: RunContext, item: WorkItem) => {
+export const runConversation = async (
+  ctx: RunContext,
+  item: WorkItem,
+  progress: ConversationProgress = { question: item.question, transcript: [] },
+): Promise<ConversationOutcome> => {
   const track: CallTracker = { online: false };
+  const transcript = progress.transcript;
+  const state = { threadId: null as string | null, replay: Boolean(item.replay) };
+  if (item.replay) {
+    // A real conversation: its recorded turns, then its last user message as the question.
+    transcript.push(...item.replay.history);
+  } else if (ctx.initialMessage) {
+    transcript.push({ role: 'assistant', content: ctx.initialMessage });
+  }
   const question = await questionFor(ctx, item, track);
-  const transcript: TTranscriptMessage[] = [];
-  if (ctx.initialMessage) transcript.push({ role: 'assistant', content: ctx.initialMessage });
-  const state = { threadId: null as string | null };
-  for (let turn = 1; turn < item.whenToAsk; turn += 1) {
+  progress.question = question;
+  for (let turn = 1; !item.replay && turn < item.whenToAsk; turn += 1) {
     transcript.push({
       role: 'user',
       content: await simulatedUserTurn(ctx, transcript, item, item.whenToAsk - turn, track),
@@ -237,8 +266,35 @@ export const runConversation = async (ctx: RunContext, item: WorkItem) => {
     transcript.push({ role: 'assistant', content: await agentReply(ctx, transcript, state, track) });
   }
   transcript.push({ role: 'user', content: question });
-  const answer = await agentReply(ctx, transcript, state, track);
+  const measure: Measure = { latencyMs: 0, credits: 0, toolCalls: [] };
+  const answer = await agentReply(ctx, transcript, state, track, measure);
   transcript.push({ role: 'assistant', content: answer });
-  const verdict = await judge(ctx, item, question, transcript, track);
-  return { offline: !track.online, question, transcript, answer, verdict } satisfies ConversationOutcome;
+  // The offline model cannot tell whether the criteria need more turns: it never follows up.
+  const followUps = ctx.testing.provider === 'offline' ? 0 : ctx.followUpTurns;
+  for (let turn = 0; turn < followUps; turn += 1) {
+    const next = await followUpTurn(ctx, transcript, item, track);
+    if (!next) break;
+    transcript.push({ role: 'user', content: next });
+    transcript.push({ role: 'assistant', content: await agentReply(ctx, transcript, state, track, measure) });
+  }
+  const checks = runChecks(item.checks, { answer, ...measure });
+  // With checks and no success criteria, the checks alone decide (no judge call).
+  const judged = item.successCriteria.trim() || !checks.length;
+  const verdict = judged ? await judge(ctx, item, question, answer, transcript, track) : null;
+  const checksPassed = checks.filter((check) => check.passed).length;
+  const passed = (verdict?.passed ?? true) && checksPassed === checks.length;
+  return {
+    offline: !track.online,
+    question,
+    transcript,
+    answer,
+    checks,
+    verdict: {
+      passed,
+      score: verdict ? verdict.score : checksPassed / checks.length,
+      reasoning: verdict
+        ? verdict.reasoning
+        : `Checks only (no success criteria): ${checksPassed} of ${checks.length} passed.`,
+    },
+  };
 };

@@ -121,6 +121,7 @@ describe('evaluation run engine', () => {
       testQuestion('a', second ? 'Now jailbreak please' : 'Tell me about panels'),
       testQuestion('b', second ? 'Tell me about panels' : 'Please jailbreak'),
       testQuestion('c', 'Hello there'),
+      ...(second ? [testQuestion('d', 'Only in the second run')] : []),
     ];
     const first = (await start(startPayload({ customQuestions: questions(false) }))).json() as { runId: string };
     await waitForRun(first.runId);
@@ -132,7 +133,7 @@ describe('evaluation run engine', () => {
     });
     expect(compared.statusCode).toBe(200);
     const body = compared.json() as { summary: object; rows: { questionKey: string; change: string }[] };
-    expect(body.summary).toEqual({ passToFail: 1, failToPass: 1, same: 1 });
+    expect(body.summary).toEqual({ passToFail: 1, failToPass: 1, same: 1, added: 1, removed: 0 });
     expect(body.rows[0]).toMatchObject({ questionKey: 'custom:a', change: 'pass-to-fail' });
   });
 

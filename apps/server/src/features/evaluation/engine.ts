@@ -10,7 +10,8 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { registerJobHandler } from '../../platform/jobs';
-import { type RunContext, runConversation, type WorkItem } from './conversation';
+import { agentBrief, formatAgentBrief } from './agent-brief';
+import { type ConversationProgress, type RunContext, runConversation, type WorkItem } from './conversation';
 import { parseModelChoice } from './models';
 import * as repo from './repo';
 
@@ -40,6 +41,8 @@ export function* workItems(payload: TEvaluationStartPayload): Generator<WorkItem
           question: question.text,
           successCriteria: question.successCriteria,
           whenToAsk: question.whenToAsk,
+          checks: question.checks,
+          replay: question.replay,
         };
       }
     }
@@ -49,10 +52,24 @@ export function* workItems(payload: TEvaluationStartPayload): Generator<WorkItem
 export const publishRun = (deps: Deps, runId: string, event: TRunEvent) =>
   deps.bus.publish(runChannel(runId), event).catch((err) => deps.log.warn({ err, runId }, 'run event not published'));
 
-/** Errors that stop the whole run rather than one conversation: credits, plan, keys. */
-const stopsRun = (error: unknown) => error instanceof AppError && [401, 402, 403].includes(error.status);
+/**
+ * Errors that stop the whole run rather than one conversation: credits, plan, and the provider key
+ * (missing, refused, or out of quota), since every later call would fail the same way.
+ */
+export const stopsRun = (error: unknown) =>
+  error instanceof AppError &&
+  ([401, 402, 403].includes(error.status) ||
+    ['API_KEY_INVALID', 'API_KEY_NOT_FOUND', 'OPENAI_AUTH_FAILED'].includes(error.code) ||
+    error.reason === 'quota_exceeded');
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'The conversation failed');
+
+/** The app error of a failure, as stored on a conversation that ended in error. */
+const errorFields = (error: unknown) => ({
+  error: messageOf(error),
+  errorCode: error instanceof AppError ? error.code : 'AI_SERVICE_ERROR',
+  errorReason: error instanceof AppError ? (error.reason ?? null) : null,
+});
 
 const targetOf = (run: repo.RunRow, payload: TEvaluationStartPayload): RunContext['target'] => {
   if (run.agentId) return { kind: 'agent', agentId: run.agentId };
@@ -84,7 +101,11 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
   const finished = await repo.finishedKeys(deps.db, runId);
   let done = finished.keys.size;
   let passed = finished.passed;
-  const progress = () => repo.progressOf(row.total, done, passed);
+  let errors = finished.errors;
+  const progress = () => repo.progressOf(row.total, done, passed, errors);
+  const brief = row.agentId
+    ? await agentBrief(deps, row.subaccountId, row.agentId)
+    : formatAgentBrief({ instructions: payload.settings.prompt ?? '', firstMessage: payload.initial_message });
   const view = (status: TEvaluationRun['status'] = 'running'): TEvaluationRun => ({
     ...repo.toRunView({ ...started, status }, progress()),
   });
@@ -105,6 +126,9 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
     userDescription: payload.shortuserDescription,
     conversationFlow: payload.conversationFlowInput,
     hallucinationInstruction: payload.hallucinationInstruction,
+    hallucinationCheck: Boolean(payload.hallucinationChoice || payload.hallucinationInstruction.trim()),
+    followUpTurns: payload.settings.followUpTurns ?? 0,
+    agentBrief: brief,
     target: targetOf(row, payload),
     maxRetries: deps.env.EVAL_MAX_RETRIES,
     signal: controller.signal,
@@ -141,46 +165,62 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
         successCriteria: item.successCriteria,
         whenToAsk: item.whenToAsk,
       };
+      const reached: ConversationProgress = { question: item.question, transcript: [] };
+      let stop: unknown = null;
       try {
-        const outcome = await runConversation(ctx, item);
+        const outcome = await runConversation(ctx, item, reached);
         offline = outcome.offline;
         record = {
           ...base,
           question: outcome.question,
           transcript: outcome.transcript,
           answer: outcome.answer,
+          outcome: outcome.verdict.passed ? 'passed' : 'failed',
           passed: outcome.verdict.passed,
           score: outcome.verdict.score,
           reasoning: outcome.verdict.reasoning,
+          checks: outcome.checks,
           error: null,
         };
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (stopsRun(error)) {
-          fatal = error;
-          controller.abort(error);
-          return;
-        }
+        // Not the agent's failure: stored as an error, with the transcript it reached, and left
+        // out of the pass rate. A key or credit failure also stops the run.
+        if (stopsRun(error)) stop = error;
         record = {
           ...base,
-          question: item.question,
-          transcript: [],
-          answer: '',
+          question: reached.question,
+          transcript: reached.transcript,
+          answer: reached.transcript.at(-1)?.role === 'assistant' ? (reached.transcript.at(-1)?.content ?? '') : '',
+          outcome: 'error',
           passed: false,
           score: 0,
           reasoning: '',
-          error: messageOf(error),
+          ...errorFields(error),
         };
       }
       if (!controller.signal.aborted && (await repo.insertConversation(deps.db, record))) {
         done += 1;
-        if (record.passed) passed += 1;
-        const stored = { ...record, createdAt: new Date(), error: record.error ?? null };
+        if (record.outcome === 'passed') passed += 1;
+        if (record.outcome === 'error') errors += 1;
+        const stored = {
+          errorCode: null,
+          errorReason: null,
+          checks: [],
+          ...record,
+          createdAt: new Date(),
+          error: record.error ?? null,
+        };
         await publishRun(deps, runId, {
           type: 'conversation',
           run: view(),
           conversation: repo.toConversationView(stored as repo.ConversationRow),
         });
+      }
+      if (stop && !fatal) {
+        fatal = stop;
+        controller.abort(stop);
+        return;
       }
     }
   };
@@ -195,6 +235,7 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
     const failed = await repo.moveRun(deps.db, runId, ['running'], {
       status: 'failed',
       error: messageOf(fatal),
+      errorReason: fatal instanceof AppError ? (fatal.reason ?? fatal.code) : null,
       finishedAt: new Date(),
     });
     if (failed) await publishRun(deps, runId, { type: 'status', run: repo.toRunView(failed, progress()) });

@@ -12,13 +12,27 @@ const results: TRunResults = {
     targetLabel: 'gpt-4o',
     templateId: null,
     testingModel: 'gpt-4o',
+    offline: false,
     status: 'completed',
     error: null,
-    progress: { total: 1, done: 1, passed: 0, failed: 1, passRate: 0 },
+    errorReason: null,
+    progress: { total: 2, done: 2, passed: 0, failed: 1, errors: 1, passRate: 0 },
     createdAt: '2026-01-01T00:00:00.000Z',
     finishedAt: '2026-01-01T00:01:00.000Z',
   },
-  categories: [{ category: 'custom', total: 1, passed: 0, passRate: 0 }],
+  categories: [{ category: 'custom', total: 2, passed: 0, failed: 1, errors: 1, passRate: 0 }],
+  questions: [
+    {
+      questionKey: 'custom:a',
+      category: 'custom',
+      question: 'Say "hi", please',
+      total: 1,
+      passed: 0,
+      failed: 1,
+      errors: 0,
+    },
+    { questionKey: 'custom:b', category: 'custom', question: 'Second', total: 1, passed: 0, failed: 0, errors: 1 },
+  ],
   conversations: [
     {
       id: 'evc_1',
@@ -34,11 +48,36 @@ const results: TRunResults = {
         { role: 'assistant', content: 'Hello\nthere' },
       ],
       answer: 'Hello\nthere',
+      outcome: 'failed',
       passed: false,
       score: 0.2,
       reasoning: 'The answer says "Hello".',
       error: null,
+      errorCode: null,
+      errorReason: null,
+      checks: [{ type: 'contains', label: 'Contains "hello"', passed: true, detail: 'Found in the answer.' }],
       createdAt: '2026-01-01T00:00:30.000Z',
+    },
+    {
+      id: 'evc_2',
+      questionKey: 'custom:b',
+      category: 'custom',
+      variation: 0,
+      question: 'Second',
+      originalQuestion: 'Second',
+      successCriteria: 'Answers',
+      whenToAsk: 1,
+      transcript: [{ role: 'user', content: 'Second' }],
+      answer: '',
+      outcome: 'error',
+      passed: false,
+      score: 0,
+      reasoning: '',
+      error: 'Server error occurred',
+      errorCode: 'AI_SERVICE_ERROR',
+      errorReason: 'config_error',
+      checks: [],
+      createdAt: '2026-01-01T00:00:31.000Z',
     },
   ],
 };
@@ -47,8 +86,10 @@ describe('exports', () => {
   it('writes CSV with quoting and neutralised formulas', () => {
     const lines = resultsCsv(results).split('\r\n');
     expect(lines[0]).toBe(
-      'category,question,asked_question,variation,when_to_ask,result,score,success_criteria,answer,reasoning,error',
+      'category,question,asked_question,variation,when_to_ask,result,score,success_criteria,answer,reasoning,error,error_code,checks',
     );
+    expect(lines[2]).toContain(',error,');
+    expect(lines[2]).toContain('AI_SERVICE_ERROR');
     expect(lines[1]).toContain('"Say ""hi"", please"');
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);
     expect(lines[1]).toContain('"Hello\nthere"'.split('\n')[0]);
@@ -60,5 +101,15 @@ describe('exports', () => {
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('Pass rate: 0%');
+    expect(html).toContain('Completed with 1 error');
+    expect(html).toContain('PASS · Contains &quot;hello&quot;: Found in the answer.');
+    expect(html).toContain('<td>Second</td><td>0 of 0</td><td>1</td>');
+    expect(html).toContain('Not evaluated:</strong> Server error occurred');
+    expect(html).not.toContain('Offline model');
+  });
+
+  it('labels a run of the offline model', () => {
+    const html = resultsReport({ ...results, run: { ...results.run, offline: true } });
+    expect(html).toContain('Offline model: deterministic answers');
   });
 });

@@ -9,6 +9,7 @@ const PROVIDERS: ProviderId[] = ['offline', 'openai', 'openrouter', 'anthropic',
  * `<provider>:<model>` for a provider configured on the account (`compatible:llama3:8b`).
  */
 export const parseModelChoice = (value: string): ModelChoice => {
+  if (value === 'offline') return { provider: 'offline', model: 'offline' };
   const colon = value.indexOf(':');
   if (colon > 0) {
     const provider = value.slice(0, colon) as ProviderId;

@@ -1,4 +1,10 @@
-import type { TEvaluationConversation, TEvaluationRun, TRunProgress, TRunStatus } from '@switchboard/core';
+import type {
+  TCheckResult,
+  TEvaluationConversation,
+  TEvaluationRun,
+  TRunProgress,
+  TRunStatus,
+} from '@switchboard/core';
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { evaluationConversations, evaluationRuns } from './schema';
@@ -6,15 +12,20 @@ import { evaluationConversations, evaluationRuns } from './schema';
 export type RunRow = typeof evaluationRuns.$inferSelect;
 export type ConversationRow = typeof evaluationConversations.$inferSelect;
 
-const emptyProgress = (total: number): TRunProgress => ({ total, done: 0, passed: 0, failed: 0, passRate: null });
-
-export const progressOf = (total: number, done: number, passed: number): TRunProgress => ({
+const emptyProgress = (total: number): TRunProgress => ({
   total,
-  done,
-  passed,
-  failed: done - passed,
-  passRate: done ? passed / done : null,
+  done: 0,
+  passed: 0,
+  failed: 0,
+  errors: 0,
+  passRate: null,
 });
+
+/** Counts of a run; the pass rate is over graded conversations only (errors are left out). */
+export const progressOf = (total: number, done: number, passed: number, errors = 0): TRunProgress => {
+  const graded = done - errors;
+  return { total, done, passed, failed: graded - passed, errors, passRate: graded > 0 ? passed / graded : null };
+};
 
 /** Done and passed counts of several runs in one query. */
 export const progressByRun = async (db: Db, runs: { id: string; total: number }[]) => {
@@ -24,7 +35,8 @@ export const progressByRun = async (db: Db, runs: { id: string; total: number }[
     .select({
       runId: evaluationConversations.runId,
       done: count(),
-      passed: sql<number>`count(*) filter (where ${evaluationConversations.passed})`.mapWith(Number),
+      passed: sql<number>`count(*) filter (where ${evaluationConversations.outcome} = 'passed')`.mapWith(Number),
+      errors: sql<number>`count(*) filter (where ${evaluationConversations.outcome} = 'error')`.mapWith(Number),
     })
     .from(evaluationConversations)
     .where(
@@ -36,7 +48,7 @@ export const progressByRun = async (db: Db, runs: { id: string; total: number }[
     .groupBy(evaluationConversations.runId);
   for (const row of rows) {
     const total = map.get(row.runId)?.total ?? 0;
-    map.set(row.runId, progressOf(total, row.done, row.passed));
+    map.set(row.runId, progressOf(total, row.done, row.passed, row.errors));
   }
   return map;
 };
@@ -50,8 +62,10 @@ export const toRunView = (row: RunRow, progress: TRunProgress): TEvaluationRun =
   targetLabel: row.targetLabel,
   templateId: row.templateId,
   testingModel: row.testingModel,
+  offline: row.offline,
   status: row.status,
   error: row.error,
+  errorReason: row.errorReason,
   progress,
   createdAt: row.createdAt.toISOString(),
   finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -68,10 +82,14 @@ export const toConversationView = (row: ConversationRow): TEvaluationConversatio
   whenToAsk: row.whenToAsk,
   transcript: row.transcript,
   answer: row.answer,
-  passed: row.passed,
+  outcome: row.outcome,
+  passed: row.outcome === 'passed',
   score: row.score,
   reasoning: row.reasoning,
   error: row.error,
+  errorCode: row.errorCode,
+  errorReason: row.errorReason,
+  checks: row.checks as TCheckResult[],
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -133,13 +151,14 @@ export const finishedKeys = async (db: Db, runId: string) => {
     .select({
       key: evaluationConversations.questionKey,
       variation: evaluationConversations.variation,
-      passed: evaluationConversations.passed,
+      outcome: evaluationConversations.outcome,
     })
     .from(evaluationConversations)
     .where(eq(evaluationConversations.runId, runId));
   return {
     keys: new Set(rows.map((row) => `${row.key}#${row.variation}`)),
-    passed: rows.filter((row) => row.passed).length,
+    passed: rows.filter((row) => row.outcome === 'passed').length,
+    errors: rows.filter((row) => row.outcome === 'error').length,
   };
 };
 
@@ -172,7 +191,7 @@ export const moveRun = async (
   db: Db,
   runId: string,
   from: TRunStatus[],
-  to: { status: TRunStatus; error?: string | null; startedAt?: Date; finishedAt?: Date },
+  to: { status: TRunStatus; error?: string | null; errorReason?: string | null; startedAt?: Date; finishedAt?: Date },
 ) => {
   const rows = await db
     .update(evaluationRuns)

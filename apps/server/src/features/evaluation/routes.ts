@@ -1,4 +1,6 @@
 import {
+  ZAddTestCaseRequest,
+  ZAddTestCaseResponse,
   ZCreateTemplateRequest,
   ZCreateTemplateResponse,
   ZEvaluationRun,
@@ -19,15 +21,17 @@ import { z } from 'zod';
 import { sendPageWithInlineScripts } from '../../platform/browser-protections';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { callerOf, fromCurrentSubaccount, subaccountAccess, tenantOf } from '../../platform/guard';
+import { callerOf, fromCurrentSubaccount, publicAccess, subaccountAccess, tenantOf } from '../../platform/guard';
 import { registerEvaluationJobs } from './engine';
 import { resultsCsv, resultsReport } from './exports';
 import { getGeneration, registerQuestionJobs, startGeneration } from './generator';
 import { listTestingModels } from './models';
 import * as repo from './repo';
 import * as service from './service';
+import { reportBrand, sharedReport, shareRun, unshareRun } from './share';
 import { runEventsRoute } from './sse';
 import { createTemplate, listTemplates } from './templates';
+import { addTestCase } from './test-cases';
 
 const tags = ['evaluation'];
 const current = fromCurrentSubaccount();
@@ -77,6 +81,15 @@ export const evaluationRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       return reply.status(201).send({ templateId });
     },
+  );
+
+  app.post(
+    '/api/evaluation/test-cases',
+    {
+      config: subaccountAccess('member', current),
+      schema: { tags, body: ZAddTestCaseRequest, response: { 200: ZAddTestCaseResponse } },
+    },
+    async (request) => addTestCase(deps, tenantOf(request), callerOf(request).userId, request.body),
   );
 
   app.post(
@@ -222,9 +235,50 @@ export const evaluationRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/evaluation/runs/:runId/report',
     { config: subaccountAccess('viewer', byRun), schema: { tags, params: ZRunParams } },
     async (request, reply) => {
-      const results = await service.getResults(deps, tenantOf(request).subaccountId, request.params.runId);
-      const page = resultsReport(results);
+      const { subaccountId } = tenantOf(request);
+      const [results, brand] = await Promise.all([
+        service.getResults(deps, subaccountId, request.params.runId),
+        reportBrand(deps, subaccountId),
+      ]);
+      const page = resultsReport(results, brand);
       return sendPageWithInlineScripts(reply, page).type('text/html; charset=utf-8').send(page);
+    },
+  );
+
+  const ZShareResponse = z.object({ token: z.string(), path: z.string() });
+  app.post(
+    '/api/evaluation/runs/:runId/share',
+    {
+      config: subaccountAccess('member', byRun),
+      schema: { tags, params: ZRunParams, response: { 200: ZShareResponse } },
+    },
+    async (request) => shareRun(deps, tenantOf(request).subaccountId, request.params.runId),
+  );
+
+  app.delete(
+    '/api/evaluation/runs/:runId/share',
+    { config: subaccountAccess('member', byRun), schema: { tags, params: ZRunParams } },
+    async (request, reply) => {
+      await unshareRun(deps, tenantOf(request).subaccountId, request.params.runId);
+      return reply.status(204).send();
+    },
+  );
+
+  // The share link: the branded report for anyone holding the token, until it is revoked.
+  app.get(
+    '/api/evaluation/shared/:token',
+    {
+      config: publicAccess(),
+      schema: { tags, params: z.object({ token: z.string().max(64) }) },
+    },
+    async (request, reply) => {
+      const { results, brand } = await sharedReport(deps, request.params.token);
+      const page = resultsReport(results, brand, true);
+      return sendPageWithInlineScripts(reply, page)
+        .header('cache-control', 'private, no-store')
+        .header('x-robots-tag', 'noindex')
+        .type('text/html; charset=utf-8')
+        .send(page);
     },
   );
 

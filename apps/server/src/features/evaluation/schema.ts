@@ -30,7 +30,7 @@ export const questionGenerations = pgTable(
       .notNull()
       .default('pending'),
     request: jsonb('request').notNull(),
-    results: jsonb('results').$type<Record<string, { question: string; criteria: string }[]>>(),
+    results: jsonb('results').$type<Record<string, { question: string; criteria: string; whenToAsk?: number }[]>>(),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -56,12 +56,17 @@ export const evaluationRuns = pgTable(
     targetLabel: text('target_label').notNull(),
     templateId: text('template_id'),
     testingModel: text('testing_model').notNull(),
+    /** The offline model was picked by name for the testing model or plays the agent. */
+    offline: boolean('offline').notNull().default(false),
     payload: jsonb('payload').notNull(),
     status: text('status', { enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] })
       .notNull()
       .default('queued'),
     total: integer('total').notNull(),
     error: text('error'),
+    errorReason: text('error_reason'),
+    /** The secret of the run's share link (the branded report without signing in); null when not shared. */
+    shareToken: text('share_token'),
     jobId: text('job_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -71,6 +76,7 @@ export const evaluationRuns = pgTable(
     uniqueIndex('evaluation_runs_subaccount_evaluation_idx').on(table.subaccountId, table.evaluationId),
     index('evaluation_runs_subaccount_created_idx').on(table.subaccountId, table.createdAt),
     index('evaluation_runs_agent_idx').on(table.agentId),
+    uniqueIndex('evaluation_runs_share_token_idx').on(table.shareToken),
   ],
 );
 
@@ -92,10 +98,18 @@ export const evaluationConversations = pgTable(
     whenToAsk: integer('when_to_ask').notNull(),
     transcript: jsonb('transcript').$type<{ role: 'user' | 'assistant'; content: string }[]>().notNull(),
     answer: text('answer').notNull(),
+    /** passed / failed (graded) or error (could not be evaluated; left out of the pass rate). */
+    outcome: text('outcome', { enum: ['passed', 'failed', 'error'] })
+      .notNull()
+      .default('failed'),
     passed: boolean('passed').notNull(),
     score: real('score').notNull(),
     reasoning: text('reasoning').notNull(),
     error: text('error'),
+    errorCode: text('error_code'),
+    errorReason: text('error_reason'),
+    /** Results of the checks beside the judge (contains, regex, latency, ...). */
+    checks: jsonb('checks').$type<unknown[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex('evaluation_conversations_unique_idx').on(table.runId, table.questionKey, table.variation)],

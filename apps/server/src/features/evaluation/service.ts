@@ -14,7 +14,11 @@ import { newId } from '../../platform/ids';
 import { enqueueJob } from '../../platform/jobs';
 import { findAgent } from '../agents/repo';
 import { ensureCanSpend } from '../billing/ledger';
+import type { ModelChoice } from '../llm/gateway';
+import { hasUsableKey, noApiKeyError } from '../llm/models';
+import { validateQuestionChecks } from './checks';
 import { EVALUATION_JOB, publishRun } from './engine';
+import { parseModelChoice } from './models';
 import * as repo from './repo';
 import { evaluationRuns } from './schema';
 import { findTemplate } from './templates';
@@ -32,7 +36,7 @@ const resolveTarget = async (deps: Deps, tenant: Tenant, kind: EvaluationKind, p
     if (!agent || agent.subaccountId !== tenant.subaccountId) {
       throw new AppError('AGENT_NOT_FOUND', 'Agent not found', { field: 'assistant_id' });
     }
-    return { agentId: agent.id, label: agent.name };
+    return { agentId: agent.id, label: agent.name, choice: { provider: agent.provider, model: agent.model } };
   }
   if (kind === 'openai-assistants') {
     throw new AppError('VALIDATION_ERROR', 'Choose the agent to test', { field: 'assistant_id' });
@@ -41,7 +45,29 @@ const resolveTarget = async (deps: Deps, tenant: Tenant, kind: EvaluationKind, p
   if (!config.success || !config.data.model.trim()) {
     throw new AppError('VALIDATION_ERROR', 'Choose the model to test', { field: 'ai1_config.model' });
   }
-  return { agentId: null, label: config.data.model };
+  return { agentId: null, label: config.data.model, choice: parseModelChoice(config.data.model) };
+};
+
+/**
+ * A run never falls back to the offline model on its own: the testing model and the model under
+ * test each need a usable key, unless the offline model was picked by name. Answers whether the
+ * run is offline (labelled wherever its results are shown).
+ */
+export const ensureRunnable = async (
+  deps: Deps,
+  accountId: string,
+  testing: ModelChoice,
+  target: ModelChoice,
+): Promise<{ offline: boolean }> => {
+  for (const [choice, field] of [
+    [testing, 'testing_model'],
+    [target, 'model'],
+  ] as const) {
+    if (choice.provider !== 'offline' && !(await hasUsableKey(deps, accountId, choice))) {
+      throw noApiKeyError(choice.provider, field);
+    }
+  }
+  return { offline: testing.provider === 'offline' || target.provider === 'offline' };
 };
 
 /** Validates the start payload (section 5 rules), stores the run and queues its job. */
@@ -55,7 +81,13 @@ export const startRun = async (
   const testingModel = testingModelOf(payload);
   const problem = validateRun({ testingModel, ...payload });
   if (problem) throw new AppError('VALIDATION_ERROR', problem.message, { field: problem.field });
+  validateQuestionChecks({
+    customQuestions: payload.customQuestions,
+    complianceQuestions: payload.complianceQuestions,
+    promptHackingQuestions: payload.promptHackingQuestions,
+  });
   const target = await resolveTarget(deps, tenant, kind, payload);
+  const { offline } = await ensureRunnable(deps, tenant.accountId, parseModelChoice(testingModel), target.choice);
   await ensureCanSpend(deps, tenant.accountId, 0);
 
   const id = newId('evaluation');
@@ -76,6 +108,7 @@ export const startRun = async (
       targetLabel: target.label,
       templateId: payload.templateId ?? null,
       testingModel,
+      offline,
       payload,
       total: countConversations({ testingModel, ...payload }),
     })
@@ -112,15 +145,29 @@ export const startRunFromTemplate = async (
   deps: Deps,
   tenant: Tenant,
   userId: string,
-  input: { templateId: string; agentId: string },
+  input: { templateId: string; agentId?: string; model?: string; testingModel?: string },
 ) => {
+  if (Boolean(input.agentId) === Boolean(input.model)) {
+    throw new AppError('VALIDATION_ERROR', 'Give either agentId or model', { field: 'agentId' });
+  }
   const template = await findTemplate(deps, tenant.subaccountId, input.templateId);
   if (!template) throw new AppError('NOT_FOUND', 'Template not found', { field: 'templateId' });
   const data = template.templateData;
+  const settings = data.settings;
   const payload: TEvaluationStartPayload = {
     evaluationId: newId('evaluation'),
-    ai1_config: {},
-    assistant_id: input.agentId,
+    ai1_config: input.model
+      ? {
+          model: input.model,
+          temperature: settings.temperature ?? 1,
+          max_tokens: settings.maxTokens ?? 2048,
+          top_p: settings.topP ?? 1,
+          frequency_penalty: settings.frequencyPenalty ?? 0,
+          presence_penalty: settings.presencePenalty ?? 0,
+          stop: settings.stopSequences ?? [],
+        }
+      : {},
+    ...(input.agentId ? { assistant_id: input.agentId } : {}),
     initial_message: data.initialMessage,
     shortuserDescription: data.shortuserDescription,
     conversationFlowInput: data.conversationFlowInput,
@@ -136,14 +183,18 @@ export const startRunFromTemplate = async (
       compliance: data.complianceQuestions.length > 0,
       'prompt-hacking': data.promptHackingQuestions.length > 0,
     },
-    settings: { ...data.settings, evaluationName: `${template.templateName} (CLI)` },
+    settings: {
+      ...data.settings,
+      ...(input.model ? { assistant_id: '' } : {}),
+      evaluationName: `${template.templateName} (CLI)`,
+    },
     customQuestions: data.customQuestions,
     complianceQuestions: data.complianceQuestions,
     promptHackingQuestions: data.promptHackingQuestions,
-    testing_model_for_test_generation: data.testing_model ?? '',
+    testing_model_for_test_generation: input.testingModel ?? data.testing_model ?? '',
     templateId: template._id,
   };
-  return startRun(deps, tenant, userId, 'openai-assistants', payload);
+  return startRun(deps, tenant, userId, input.model ? 'chatcompletion' : 'openai-assistants', payload);
 };
 
 export const getRunOr404 = async (deps: Deps, subaccountId: string, runId: string) => {
@@ -172,13 +223,41 @@ export const getResults = async (deps: Deps, subaccountId: string, runId: string
   const run = await repo.runView(deps.db, row);
   const categories = CATEGORIES.map((category) => {
     const mine = rows.filter((item) => item.category === category);
-    const passed = mine.filter((item) => item.passed).length;
-    return { category, total: mine.length, passed, passRate: mine.length ? passed / mine.length : null };
+    const passed = mine.filter((item) => item.outcome === 'passed').length;
+    const errors = mine.filter((item) => item.outcome === 'error').length;
+    const graded = mine.length - errors;
+    return {
+      category,
+      total: mine.length,
+      passed,
+      failed: graded - passed,
+      errors,
+      passRate: graded ? passed / graded : null,
+    };
   }).filter((item) => item.total > 0);
+  const byQuestion = new Map<string, TRunResults['questions'][number]>();
+  for (const row of rows) {
+    const entry = byQuestion.get(row.questionKey) ?? {
+      questionKey: row.questionKey,
+      category: row.category,
+      question: row.originalQuestion,
+      total: 0,
+      passed: 0,
+      failed: 0,
+      errors: 0,
+    };
+    entry.total += 1;
+    if (row.outcome === 'passed') entry.passed += 1;
+    else if (row.outcome === 'failed') entry.failed += 1;
+    else entry.errors += 1;
+    byQuestion.set(row.questionKey, entry);
+  }
+  // Failures first, then errors, then passes.
+  const rank = { failed: 0, error: 1, passed: 2 } as const;
   const conversations = [...rows]
-    .sort((a, b) => Number(a.passed) - Number(b.passed) || a.position - b.position || a.variation - b.variation)
+    .sort((a, b) => rank[a.outcome] - rank[b.outcome] || a.position - b.position || a.variation - b.variation)
     .map(repo.toConversationView);
-  return { run, categories, conversations };
+  return { run, categories, questions: [...byQuestion.values()], conversations };
 };
 
 /** Matches two runs' conversations by question and variation and says which changed. */
@@ -206,13 +285,14 @@ export const compareRuns = async (
     const a = before.get(k);
     const b = after.get(k);
     const any = (b ?? a) as repo.ConversationRow;
+    // An error is not a verdict: a question that errored on either side counts as unchanged.
     const change: TRunComparison['rows'][number]['change'] = !a
       ? 'added'
       : !b
         ? 'removed'
-        : a.passed === b.passed
+        : a.outcome === b.outcome || a.outcome === 'error' || b.outcome === 'error'
           ? 'same'
-          : a.passed
+          : a.outcome === 'passed'
             ? 'pass-to-fail'
             : 'fail-to-pass';
     return {
@@ -220,8 +300,10 @@ export const compareRuns = async (
       category: any.category,
       variation: any.variation,
       question: any.originalQuestion,
-      before: a ? a.passed : null,
-      after: b ? b.passed : null,
+      before: a ? a.outcome === 'passed' : null,
+      after: b ? b.outcome === 'passed' : null,
+      beforeOutcome: a?.outcome ?? null,
+      afterOutcome: b?.outcome ?? null,
       change,
     };
   });
@@ -238,6 +320,8 @@ export const compareRuns = async (
       passToFail: rows.filter((row) => row.change === 'pass-to-fail').length,
       failToPass: rows.filter((row) => row.change === 'fail-to-pass').length,
       same: rows.filter((row) => row.change === 'same').length,
+      added: rows.filter((row) => row.change === 'added').length,
+      removed: rows.filter((row) => row.change === 'removed').length,
     },
   };
 };

@@ -2,6 +2,7 @@ import { type TCreateTemplateRequest, type TTemplate, ZTemplateData } from '@swi
 import { desc, eq } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { newId } from '../../platform/ids';
+import { validateQuestionChecks } from './checks';
 import { evaluationTemplates } from './schema';
 
 /** Stored data is parsed leniently: older records carry `model`, which also fills `testing_model`. */
@@ -32,6 +33,12 @@ export const createTemplate = async (
   deps: Deps,
   input: { subaccountId: string; userId: string; request: TCreateTemplateRequest },
 ) => {
+  const data = input.request.templateData;
+  validateQuestionChecks({
+    customQuestions: data.customQuestions,
+    complianceQuestions: data.complianceQuestions,
+    promptHackingQuestions: data.promptHackingQuestions,
+  });
   const id = newId('template');
   await deps.db.insert(evaluationTemplates).values({
     id,

@@ -2,8 +2,7 @@ import { ZHealthResponse } from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { publicAccess } from '../../platform/guard';
 import { isRedisReady } from '../../platform/redis-health';
-
-const VERSION = process.env.npm_package_version ?? '0.0.0';
+import { APP_VERSION } from '../../platform/version';
 
 const probe = async (fn: () => Promise<unknown>) => {
   const start = performance.now();
@@ -35,7 +34,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         status: degraded ? 'degraded' : 'ok',
         database: { ...db, driver: database.driver },
         redis: cache,
-        version: VERSION,
+        version: APP_VERSION,
       });
     },
   );

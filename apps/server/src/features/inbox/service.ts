@@ -1,5 +1,6 @@
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
+import { humanReplyDelivery } from '../channels/outbound';
 import { findConnection } from '../connections/repo';
 import { appendHumanMessage, getThreadWithMessages, setThreadHandler } from '../conversations/repo';
 import * as repo from './repo';
@@ -62,9 +63,15 @@ export const sendHumanReply = async (
   userId: string,
   content: string,
 ) => {
-  const { thread } = await threadOf(deps, subaccountId, connectionId, threadId);
+  const { connection, thread } = await threadOf(deps, subaccountId, connectionId, threadId);
+  // SMS and WhatsApp answers also go out to the contact's phone (refused before storing when they cannot).
+  const send =
+    connection.type === 'sms' || connection.type === 'whatsapp'
+      ? await humanReplyDelivery(deps, connectionId, thread.contactIdentifier)
+      : null;
   if (!thread.handledByUserId) await setThreadHandler(deps.db, { subaccountId, threadId: thread.threadId, userId });
-  await appendHumanMessage(deps, { subaccountId, threadId: thread.threadId, userId, content });
+  const message = await appendHumanMessage(deps, { subaccountId, threadId: thread.threadId, userId, content });
+  await send?.({ threadId: thread.threadId, content, key: `human:${message.id}` });
   return transcript(deps, subaccountId, connectionId, threadId);
 };
 

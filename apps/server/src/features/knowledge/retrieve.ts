@@ -1,12 +1,16 @@
-import { bm25 } from '@switchboard/core';
+import { type Bm25Index, buildBm25Index, searchBm25 } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { TtlCache } from '../../platform/ttl-cache';
 import { knowledgeChunks, knowledgeDocuments } from './schema';
 
 type ChunkRow = { documentId: string; content: string; terms: Record<string, number>; length: number; name: string };
-/** Each agent's chunks, kept 30 s for the scorer (uploads and removals in this process invalidate). */
-const chunksByAgent = new TtlCache<ChunkRow[]>(30_000, 500);
+type AgentKnowledge = { rows: Omit<ChunkRow, 'terms' | 'length'>[]; index: Bm25Index };
+/**
+ * Each agent's chunks and their BM25 index, kept 30 s (uploads and removals in this process
+ * invalidate). The index is built once per load, so a question scores only the chunks holding its terms.
+ */
+const chunksByAgent = new TtlCache<AgentKnowledge>(30_000, 500);
 export const invalidateKnowledge = (agentId: string) => chunksByAgent.delete(agentId);
 
 export interface RetrievedExcerpt {
@@ -23,8 +27,8 @@ export const retrieveKnowledge = async (
   question: string,
   limit: number,
 ): Promise<RetrievedExcerpt[]> => {
-  const rows = await chunksByAgent.getOrLoad(agentId, () =>
-    db
+  const knowledge = await chunksByAgent.getOrLoad(agentId, async () => {
+    const rows: ChunkRow[] = await db
       .select({
         documentId: knowledgeChunks.documentId,
         content: knowledgeChunks.content,
@@ -34,17 +38,24 @@ export const retrieveKnowledge = async (
       })
       .from(knowledgeChunks)
       .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.documentId))
-      .where(eq(knowledgeChunks.agentId, agentId)),
-  );
-  if (!rows.length) return [];
-  const scored = bm25(
-    question,
-    rows.map((row) => ({ item: row, terms: row.terms, length: row.length })),
-  );
-  return scored.slice(0, limit).map(({ item, score }) => ({
-    documentId: item.documentId,
-    name: item.name,
-    excerpt: item.content,
-    score: Math.round(score * 1000) / 1000,
-  }));
+      .where(eq(knowledgeChunks.agentId, agentId));
+    return {
+      rows: rows.map(({ documentId, content, name }) => ({ documentId, content, name })),
+      index: buildBm25Index(rows),
+    };
+  });
+  if (!knowledge.rows.length) return [];
+  return searchBm25(knowledge.index, question, limit).flatMap(({ id, score }) => {
+    const item = knowledge.rows[id];
+    return item
+      ? [
+          {
+            documentId: item.documentId,
+            name: item.name,
+            excerpt: item.content,
+            score: Math.round(score * 1000) / 1000,
+          },
+        ]
+      : [];
+  });
 };

@@ -1,10 +1,17 @@
 import fastifyMultipart from '@fastify/multipart';
-import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, ZKnowledgeDocument, ZKnowledgeDocumentList } from '@switchboard/core';
+import {
+  MAX_UPLOAD_BYTES,
+  UPLOAD_MESSAGES,
+  ZAddWebsiteRequest,
+  ZAddWebsiteResponse,
+  ZKnowledgeDocument,
+  ZKnowledgeDocumentList,
+} from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { subaccountAccess, tenantOf } from '../../platform/guard';
 import { fromAgentParam } from '../agents/routes';
-import { addDocument, deleteDocument, listDocuments, uploadFailure } from './service';
+import { addDocument, addWebsite, deleteDocument, listDocuments, uploadFailure } from './service';
 
 const tags = ['knowledge'];
 const ZParams = z.object({ agentId: z.string().max(64) });
@@ -16,6 +23,24 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
     preservePath: true,
     limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 5 },
   });
+
+  app.post(
+    '/api/agents/:agentId/websites',
+    {
+      config: subaccountAccess('member', fromAgentParam()),
+      schema: { tags, params: ZParams, body: ZAddWebsiteRequest, response: { 201: ZAddWebsiteResponse } },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const result = await addWebsite(deps.db, deps.env, {
+        agentId: request.params.agentId,
+        subaccountId: tenant.subaccountId,
+        url: request.body.url,
+        maxPages: request.body.maxPages,
+      });
+      return reply.status(201).send(result);
+    },
+  );
 
   app.get(
     '/api/agents/:agentId/documents',

@@ -1,12 +1,21 @@
-import { checkUpload, knowledgeKind, type TKnowledgeDocument } from '@switchboard/core';
-import { and, asc, eq } from 'drizzle-orm';
+import {
+  checkUpload,
+  knowledgeKind,
+  type TAddWebsiteResponse,
+  type TKnowledgeDocument,
+  termFrequencies,
+  terms,
+} from '@switchboard/core';
+import { and, asc, eq, like } from 'drizzle-orm';
 import { bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import type { Env } from '../../platform/env';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { policyOf } from '../../platform/outbound';
+import { crawlSite } from './crawl';
 import { DocumentRefusedError, readDocumentOffThread } from './extract';
-import type { ReadChunk } from './read-document';
+import { chunkText, type ReadChunk } from './read-document';
 import { invalidateKnowledge } from './retrieve';
 import { knowledgeChunks, knowledgeDocuments } from './schema';
 
@@ -98,4 +107,88 @@ export const deleteDocument = async (db: Db, agentId: string, documentId: string
     .returning({ id: knowledgeDocuments.id });
   if (!rows.length) throw new AppError('NOT_FOUND', 'The document does not exist or was deleted.');
   invalidateKnowledge(agentId);
+};
+
+const chunksOf = (text: string): ReadChunk[] =>
+  chunkText(text).map((content) => ({ content, terms: termFrequencies(content), length: terms(content).length }));
+
+/**
+ * Imports a website: crawls it (crawl.ts), then replaces the pages this agent already has from the
+ * same site with the new ones in one transaction (a re-crawl on demand is the same call). Each page
+ * is a document named by its address, so answers cite the page they came from.
+ */
+export const addWebsite = async (
+  db: Db,
+  env: Env,
+  input: { agentId: string; subaccountId: string; url: string; maxPages: number },
+): Promise<TAddWebsiteResponse> => {
+  const site = new URL(input.url).origin;
+  let crawled: Awaited<ReturnType<typeof crawlSite>>;
+  try {
+    crawled = await crawlSite(input.url, policyOf(env), {
+      maxPages: Math.min(input.maxPages, env.KNOWLEDGE_CRAWL_MAX_PAGES),
+      timeoutMs: env.KNOWLEDGE_CRAWL_TIMEOUT_MS,
+    });
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('VALIDATION_ERROR', 'The website could not be reached.', { field: 'url' });
+  }
+  if (!crawled.pages.length) {
+    throw new AppError('VALIDATION_ERROR', 'No readable page was found at this address (or robots.txt disallows it).', {
+      field: 'url',
+    });
+  }
+  const pages = crawled.pages.map((page) => ({
+    id: newId('document'),
+    page,
+    chunks: chunksOf(page.title ? `${page.title}\n\n${page.text}` : page.text),
+  }));
+  const documents = await db.transaction(async (tx) => {
+    await tx
+      .delete(knowledgeDocuments)
+      .where(
+        and(
+          eq(knowledgeDocuments.agentId, input.agentId),
+          eq(knowledgeDocuments.mimeType, 'text/html'),
+          like(knowledgeDocuments.name, `${site.replace(/[\\%_]/g, '\\$&')}/%`),
+        ),
+      );
+    const rows = await tx
+      .insert(knowledgeDocuments)
+      .values(
+        pages.map(({ id, page, chunks }) => ({
+          id,
+          agentId: input.agentId,
+          subaccountId: input.subaccountId,
+          name: page.url.slice(0, 2000),
+          mimeType: 'text/html',
+          sizeBytes: Buffer.byteLength(page.text),
+          chunkCount: chunks.length,
+        })),
+      )
+      .returning();
+    await bulkInsert(
+      tx,
+      knowledgeChunks,
+      {
+        id: ['text', () => newId('chunk')],
+        document_id: ['text', (chunk) => chunk.documentId],
+        agent_id: ['text', () => input.agentId],
+        position: ['int', (chunk) => chunk.position],
+        content: ['text', (chunk) => chunk.content],
+        terms: ['jsonb', (chunk) => JSON.stringify(chunk.terms)],
+        length: ['int', (chunk) => chunk.length],
+      },
+      pages.flatMap(({ id, chunks }) => chunks.map((chunk, position) => ({ ...chunk, position, documentId: id }))),
+    );
+    return rows;
+  });
+  invalidateKnowledge(input.agentId);
+  return {
+    site,
+    pages: documents.length,
+    disallowed: crawled.disallowed,
+    failed: crawled.failed,
+    documents: documents.map((row) => ({ id: row.id, name: row.name, chunkCount: row.chunkCount })),
+  };
 };

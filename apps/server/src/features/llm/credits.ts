@@ -1,31 +1,143 @@
 import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
 import { GroupCommit } from '../../platform/group-commit';
+import { newId } from '../../platform/ids';
 import { TtlCache } from '../../platform/ttl-cache';
-import { assertCovers, debitUsages, spendableBalance, type UsageInput } from '../billing/ledger';
+import { assertWithinAllowance } from '../billing/allowances';
+import { debitUsages, type HoldRequest, reserveHolds, spendableBalance, type UsageInput } from '../billing/ledger';
 
 /**
- * The gateway's side of the credit ledger. The check before a call asks the ledger
- * (spendableBalance) and keeps the balance it saw for 2 s, less what this process spent since, so a
- * busy conversation does not run a ledger read per turn. Metering is written off the caller's
- * path in batches; it is idempotent by key and awaited by flushMetering().
+ * The gateway's side of the credit ledger. Before a model call, reserveCredits holds the call's
+ * estimated cost (a row in credit_holds, admitted only when the balance less the holds of calls
+ * in flight covers it); after the call, meter() debits the real cost and removes the hold in the
+ * same transaction, and releaseCredits() removes it when the call failed. Reservations asked for
+ * at the same moment share one transaction per account (group commit); metering is gathered for
+ * 100 ms off the caller's path, idempotent by key and awaited by flushMetering().
  */
 
-/** The balance seen per account, kept 2 s, with what this process has metered since. */
-const snapshots = new TtlCache<{ balance: number; spent: number }>(2000);
+/**
+ * The embedded database (PGlite, no DATABASE_URL) belongs to one process (its data folder is
+ * locked), so there the holds are kept in that process's memory: the same rule, no statement per
+ * turn. A hold is removed only once its call's debit is committed, so a fresh read of the balance
+ * plus the holds never counts a cost twice or not at all; every commit drops the balance read
+ * (versions below), and a read that raced a commit is read again.
+ */
+const embedded = (deps: Deps) => !deps.env.DATABASE_URL;
+const snapshots = new TtlCache<number>(2000);
+const versions = new Map<string, number>();
+const heldBy = new Map<string, number>();
+const localHolds = new Map<string, { accountId: string; subaccountId: string | null; amount: number }>();
+const heldBySubaccount = new Map<string, number>();
 
-export const checkCredits = async (deps: Deps, accountId: string, estimate: number): Promise<void> => {
-  const snapshot = snapshots.get(accountId);
-  if (snapshot) {
-    const left = snapshot.balance - snapshot.spent;
-    if (left > 0 && left >= estimate) return;
+const insufficient = () =>
+  new AppError('BILLING_INSUFFICIENT_CREDITS', 'Insufficient credits. Please add more to continue.');
+
+const balanceNow = async (deps: Deps, accountId: string): Promise<number> => {
+  for (;;) {
+    const version = versions.get(accountId) ?? 0;
+    const balance = await snapshots.getOrLoad(
+      accountId,
+      () => spendableBalance(deps, accountId),
+      () => (versions.get(accountId) ?? 0) === version,
+    );
+    if ((versions.get(accountId) ?? 0) === version) return balance;
+  }
+};
+
+const reserveLocal = async (
+  deps: Deps,
+  accountId: string,
+  subaccountId: string | null,
+  amount: number,
+): Promise<string> => {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const balance = await balanceNow(deps, accountId);
+    // From here to the end of the block nothing awaits: the check and the hold are one step.
+    const available = balance - (heldBy.get(accountId) ?? 0);
+    if (available > 0 && available >= amount) {
+      const id = newId('creditHold');
+      heldBy.set(accountId, (heldBy.get(accountId) ?? 0) + amount);
+      localHolds.set(id, { accountId, subaccountId, amount });
+      if (subaccountId) heldBySubaccount.set(subaccountId, (heldBySubaccount.get(subaccountId) ?? 0) + amount);
+      return id;
+    }
+    // Credits may have been granted since the balance was read: read it once more.
     snapshots.delete(accountId);
   }
-  // Calls that find no snapshot together share one read.
-  const fresh = await snapshots.getOrLoad(accountId, async () => ({
-    balance: await spendableBalance(deps, accountId),
-    spent: 0,
-  }));
-  assertCovers(fresh.balance, estimate);
+  throw insufficient();
+};
+
+const dropLocalHold = (holdId: string | null | undefined) => {
+  const hold = holdId ? localHolds.get(holdId) : undefined;
+  if (!hold || !holdId) return;
+  localHolds.delete(holdId);
+  const left = (heldBy.get(hold.accountId) ?? 0) - hold.amount;
+  if (left > 1e-9) heldBy.set(hold.accountId, left);
+  else heldBy.delete(hold.accountId);
+  if (hold.subaccountId) {
+    const rest = (heldBySubaccount.get(hold.subaccountId) ?? 0) - hold.amount;
+    if (rest > 1e-9) heldBySubaccount.set(hold.subaccountId, rest);
+    else heldBySubaccount.delete(hold.subaccountId);
+  }
+};
+
+/** After a debit committed: the balance read is stale (its version moves on), then the hold goes. */
+const settleLocal = (usage: UsageInput) => {
+  versions.set(usage.accountId, (versions.get(usage.accountId) ?? 0) + 1);
+  snapshots.delete(usage.accountId);
+  dropLocalHold(usage.holdId);
+};
+
+/** How long a hold counts if nothing settles it (a process that died mid-call), beyond the model timeout. */
+const HOLD_MARGIN_SECONDS = 300;
+
+const reservers = new WeakMap<Deps['db'], GroupCommit<HoldRequest>>();
+
+/** Reserves a batch: one transaction per account. */
+const writeHolds = (deps: Deps) => async (requests: HoldRequest[]) => {
+  const byAccount = new Map<string, HoldRequest[]>();
+  for (const request of requests) {
+    if (request.accepted !== undefined) continue; // already decided (a retried batch)
+    const batch = byAccount.get(request.accountId);
+    if (batch) batch.push(request);
+    else byAccount.set(request.accountId, [request]);
+  }
+  for (const batch of byAccount.values()) await reserveHolds(deps, batch);
+};
+
+/**
+ * Holds `estimate` credits for a call about to start; throws BILLING_INSUFFICIENT_CREDITS (402)
+ * when the balance, less what calls in flight hold, cannot cover it. Answers the hold id to settle.
+ */
+export const reserveCredits = async (
+  deps: Deps,
+  input: { accountId: string; subaccountId?: string | null; estimate: number },
+): Promise<string> => {
+  const estimate = Math.max(0, input.estimate);
+  const subaccountId = input.subaccountId ?? null;
+  // The client's monthly allowance first (a cached lookup when it has none).
+  await assertWithinAllowance(
+    deps,
+    subaccountId,
+    estimate,
+    subaccountId ? (heldBySubaccount.get(subaccountId) ?? 0) : 0,
+  );
+  if (embedded(deps)) return reserveLocal(deps, input.accountId, subaccountId, estimate);
+  let writer = reservers.get(deps.db);
+  if (!writer) {
+    writer = new GroupCommit(writeHolds(deps));
+    reservers.set(deps.db, writer);
+  }
+  const request: HoldRequest = {
+    id: newId('creditHold'),
+    accountId: input.accountId,
+    subaccountId: input.subaccountId ?? null,
+    amount: Math.max(0, input.estimate),
+    ttlSeconds: Math.ceil(deps.env.LLM_TIMEOUT_MS / 1000) + HOLD_MARGIN_SECONDS,
+  };
+  await writer.add(request);
+  if (!request.accepted) throw request.refusal;
+  return request.id;
 };
 
 const writers = new WeakMap<Deps['db'], GroupCommit<UsageInput>>();
@@ -44,21 +156,52 @@ const writeUsages = (deps: Deps) => async (usages: UsageInput[]) => {
   for (const batch of byAccount.values()) await debitUsages(deps, batch);
 };
 
-/**
- * Debits a model call off the caller's path: the calls of 100 ms share one ledger transaction per
- * account (group commit), exactly once by idempotency key. A failure is logged; flushMetering()
- * waits for the writes.
- */
-export const meter = (deps: Deps, usage: UsageInput): void => {
-  const snapshot = snapshots.get(usage.accountId);
-  if (snapshot) snapshot.spent += usage.credits;
+const meteringWriter = (deps: Deps) => {
   let writer = writers.get(deps.db);
   if (!writer) {
     writer = new GroupCommit(writeUsages(deps), { delayMs: METERING_WINDOW_MS });
     writers.set(deps.db, writer);
     active.add(writer);
   }
-  writer.add(usage).catch((error) => deps.log.error({ err: error, usage }, 'metering a model call failed'));
+  return writer;
+};
+
+/**
+ * Debits a model call off the caller's path and removes its hold: the calls of 100 ms share one
+ * ledger transaction per account (group commit), exactly once by idempotency key. A failure is
+ * logged (the hold then lapses at its end); flushMetering() waits for the writes.
+ */
+export const meter = (deps: Deps, usage: UsageInput): void => {
+  const local = embedded(deps);
+  meteringWriter(deps)
+    .add(usage)
+    .then(
+      () => (local ? settleLocal(usage) : undefined),
+      (error) => {
+        if (local) settleLocal(usage);
+        deps.log.error({ err: error, usage }, 'metering a model call failed');
+      },
+    );
+};
+
+/** Removes the hold of a call that failed (it costs nothing), off the caller's path. */
+export const releaseCredits = (deps: Deps, accountId: string, holdId: string): void => {
+  if (embedded(deps)) {
+    dropLocalHold(holdId);
+    return;
+  }
+  meter(deps, {
+    accountId,
+    subaccountId: null,
+    model: '',
+    inputTokens: 0,
+    outputTokens: 0,
+    credits: 0,
+    idempotencyKey: `release:${holdId}`,
+    source: 'release',
+    holdId,
+    releaseOnly: true,
+  });
 };
 
 /** Waits for the metering of every call made so far (tests, shutdown). */

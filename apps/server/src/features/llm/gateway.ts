@@ -1,20 +1,32 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { JSONSchema7, LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import {
   creditsForUsage,
   DEFAULT_MODELS,
   estimateTokens,
   OFFLINE_MODEL_ID,
   OFFLINE_MODEL_LABEL,
+  ownKeyCredits,
   PROVIDER_LABELS,
   type TKeyedProviderId,
 } from '@switchboard/core';
-import { generateText, NoObjectGeneratedError, Output, stepCountIs, streamText, type ToolSet } from 'ai';
+import {
+  generateText,
+  jsonSchema,
+  type ModelMessage,
+  NoObjectGeneratedError,
+  Output,
+  stepCountIs,
+  streamText,
+  type ToolChoice,
+  type ToolSet,
+} from 'ai';
 import type { ZodType } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newToken } from '../../platform/ids';
+import { metrics } from '../../platform/metrics';
 import { listProviderKeys } from '../providers/repo';
-import { checkCredits, meter } from './credits';
+import { meter, releaseCredits, reserveCredits } from './credits';
 import { mapProviderError } from './errors';
 import { resolveModel } from './models';
 
@@ -47,7 +59,19 @@ export interface RunModelInput {
   maxTokens?: number;
   /** Structured output: result.object is parsed and validated. */
   schema?: ZodType;
+  /** JSON output asked for by an API caller: any JSON object, or one matching a JSON schema. */
+  json?: { schema?: JSONSchema7; name?: string };
+  /**
+   * The conversation in the AI SDK's own form (tool calls and tool results of an API caller);
+   * used instead of `messages` when given.
+   */
+  modelMessages?: ModelMessage[];
+  /** How the model may use the tools (an API caller's tool_choice). */
+  toolChoice?: ToolChoice<ToolSet>;
   source: string;
+  /** The agent and channel the call answers on (usage breakdown by agent and channel). */
+  agentId?: string | null;
+  channel?: string | null;
   idempotencyKey?: string;
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
@@ -55,6 +79,8 @@ export interface RunModelInput {
   tools?: ToolSet;
   maxSteps?: number;
   settings?: ModelSettings;
+  /** Never fall back to the offline model: without a usable key the call fails with no_api_key. */
+  strict?: boolean;
 }
 
 export interface RunModelResult {
@@ -64,9 +90,21 @@ export interface RunModelResult {
   offline: boolean;
   usage: { inputTokens: number; outputTokens: number; credits: number };
   toolCalls: { name: string; input: unknown; output: unknown }[];
+  /** Calls of tools that have no execute (an API caller's own tools): the caller runs them. */
+  pendingToolCalls: { id: string; name: string; input: unknown }[];
 }
 
-/** Output tokens assumed when checking credits before a call. */
+/**
+ * What a call costs: the platform's model prices for the platform's own model (the offline
+ * model); a call made with the agency's own provider key pays the provider directly, so only the
+ * platform fee is charged (OWN_KEY_CREDITS_PER_1K_TOKENS, see docs/features/billing.md).
+ */
+const creditsForCall = (resolved: { modelId: string; offline: boolean }, inputTokens: number, outputTokens: number) =>
+  resolved.offline
+    ? creditsForUsage(resolved.modelId, inputTokens, outputTokens)
+    : ownKeyCredits(inputTokens, outputTokens);
+
+/** Output tokens assumed (and the output cap) when the caller sets none. */
 const ESTIMATED_OUTPUT_TOKENS = 512;
 
 const abortSignalFor = (deps: Deps, signal?: AbortSignal) => {
@@ -117,14 +155,19 @@ const callPlain = async (
 };
 
 export async function runModel(deps: Deps, input: RunModelInput): Promise<RunModelResult> {
-  const resolved = await resolveModel(deps, input.accountId, input.choice);
-  const promptText = `${input.system ?? ''}\n${input.messages.map((message) => message.content).join('\n')}`;
-  const estimate = creditsForUsage(
-    resolved.modelId,
-    estimateTokens(promptText),
-    Math.min(input.maxTokens ?? ESTIMATED_OUTPUT_TOKENS, ESTIMATED_OUTPUT_TOKENS),
-  );
-  await checkCredits(deps, input.accountId, estimate);
+  const resolved = await resolveModel(deps, input.accountId, input.choice, { strict: input.strict });
+  const promptText = `${input.system ?? ''}\n${input.messages.map((message) => message.content).join('\n')}${
+    input.modelMessages ? `\n${JSON.stringify(input.modelMessages)}` : ''
+  }`;
+  // The estimate (the prompt and the call's output cap; agents always set one) is held in the
+  // ledger until the call is metered, so concurrent calls cannot overspend the balance.
+  const outputCap = input.maxTokens ?? ESTIMATED_OUTPUT_TOKENS;
+  const estimate = creditsForCall(resolved, estimateTokens(promptText), outputCap);
+  const holdId = await reserveCredits(deps, {
+    accountId: input.accountId,
+    subaccountId: input.subaccountId,
+    estimate,
+  });
 
   const common = {
     model: resolved.model,
@@ -140,20 +183,41 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
     maxRetries: 0,
   };
 
+  const started = performance.now();
+  const provider = resolved.offline ? 'offline' : input.choice.provider;
   let text = '';
   let object: unknown;
   let inputTokens = 0;
   let outputTokens = 0;
   const toolCalls: RunModelResult['toolCalls'] = [];
+  const pendingToolCalls: RunModelResult['pendingToolCalls'] = [];
+  const executes = (name: string) => Boolean((input.tools?.[name] as { execute?: unknown } | undefined)?.execute);
+  if (input.modelMessages) {
+    Object.assign(common, { messages: input.modelMessages });
+  }
+  if (input.toolChoice) Object.assign(common, { toolChoice: input.toolChoice });
   try {
     const stopWhen = stepCountIs(input.tools ? (input.maxSteps ?? 5) : 1);
-    if (input.schema) {
-      const result = await generateText({ ...common, output: Output.object({ schema: input.schema }) });
+    if (input.schema || input.json) {
+      const output = input.schema
+        ? Output.object({ schema: input.schema })
+        : input.json?.schema
+          ? Output.object({ schema: jsonSchema(input.json.schema), name: input.json.name })
+          : Output.json();
+      const result = await generateText({
+        ...common,
+        output,
+        ...(input.tools ? { tools: input.tools, stopWhen } : {}),
+      } as Parameters<typeof generateText>[0]);
+      for (const call of result.toolCalls) {
+        if (!executes(call.toolName))
+          pendingToolCalls.push({ id: call.toolCallId, name: call.toolName, input: call.input });
+      }
       text = result.text;
-      object = result.output;
+      object = pendingToolCalls.length ? undefined : result.output;
       inputTokens = result.totalUsage.inputTokens ?? 0;
       outputTokens = result.totalUsage.outputTokens ?? 0;
-    } else if (!input.tools) {
+    } else if (!input.tools && !input.modelMessages) {
       const result = await callPlain(
         resolved.model,
         {
@@ -173,6 +237,10 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
       // Nobody watches the text arrive: one plain (non-streamed) request per step.
       const result = await generateText({ ...common, tools: input.tools, stopWhen });
       text = result.text;
+      for (const call of result.toolCalls) {
+        if (!executes(call.toolName))
+          pendingToolCalls.push({ id: call.toolCallId, name: call.toolName, input: call.input });
+      }
       for (const step of result.steps) {
         for (const part of step.content) {
           if (part.type === 'tool-result')
@@ -194,6 +262,8 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
         if (part.type === 'text-delta') {
           text += part.text;
           input.onDelta?.(part.text);
+        } else if (part.type === 'tool-call' && !executes(part.toolName)) {
+          pendingToolCalls.push({ id: part.toolCallId, name: part.toolName, input: part.input });
         } else if (part.type === 'tool-result') {
           toolCalls.push({ name: part.toolName, input: part.input, output: part.output });
         } else if (part.type === 'tool-error') {
@@ -207,7 +277,13 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
       outputTokens = usage.outputTokens ?? 0;
     }
   } catch (error) {
+    releaseCredits(deps, input.accountId, holdId);
+    metrics.modelCalls.inc({ provider, source: input.source, outcome: 'error' });
+    metrics.modelDuration.observe({ provider }, (performance.now() - started) / 1000);
     if (input.signal?.aborted) throw error;
+    if (NoObjectGeneratedError.isInstance(error) && input.json) {
+      throw new AppError('AI_EMPTY_RESPONSE', 'The model did not answer with JSON matching the response_format.');
+    }
     if (NoObjectGeneratedError.isInstance(error)) {
       throw new AppError('AI_EMPTY_RESPONSE', 'The AI service returned an answer in the wrong format.');
     }
@@ -216,7 +292,12 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
 
   if (!inputTokens) inputTokens = estimateTokens(promptText);
   if (!outputTokens) outputTokens = estimateTokens(text);
-  const credits = creditsForUsage(resolved.modelId, inputTokens, outputTokens);
+  const credits = creditsForCall(resolved, inputTokens, outputTokens);
+  metrics.modelCalls.inc({ provider, source: input.source, outcome: 'ok' });
+  metrics.modelDuration.observe({ provider }, (performance.now() - started) / 1000);
+  metrics.modelTokens.inc({ provider, kind: 'input' }, inputTokens);
+  metrics.modelTokens.inc({ provider, kind: 'output' }, outputTokens);
+  metrics.creditsSpent.inc({ provider, source: input.source }, credits);
   meter(deps, {
     accountId: input.accountId,
     subaccountId: input.subaccountId ?? null,
@@ -226,6 +307,10 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
     credits,
     idempotencyKey: input.idempotencyKey ?? `llm:${newToken(12)}`,
     source: input.source,
+    holdId,
+    agentId: input.agentId ?? null,
+    channel: input.channel ?? null,
+    billingBasis: resolved.offline ? 'platform' : 'own_key',
   });
   return {
     text,
@@ -234,6 +319,7 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
     offline: resolved.offline,
     usage: { inputTokens, outputTokens, credits },
     toolCalls,
+    pendingToolCalls,
   };
 }
 

@@ -5,6 +5,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { OFFLINE_MODEL_ID, type TProviderId } from '@switchboard/core';
 import { decryptSecret } from '../../platform/crypto';
 import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
 import { providerFetchFor } from '../../platform/outbound';
 import { TtlCache } from '../../platform/ttl-cache';
 import { findProviderKey, type ProviderKeyRow } from '../providers/repo';
@@ -88,21 +89,52 @@ export const providerModel = (
   return created;
 };
 
+const PROVIDER_NAMES: Record<Exclude<TProviderId, 'offline'>, string> = {
+  openai: 'OpenAI',
+  openrouter: 'OpenRouter',
+  anthropic: 'Anthropic',
+  compatible: 'OpenAI-compatible',
+};
+
+/**
+ * The no_api_key app error (spec/evaluation.md 8.3: 'No OpenAI API key found.', title 'API Key
+ * Required', action to the provider settings). 422: the request is fine, the account lacks a key.
+ */
+export const noApiKeyError = (provider: Exclude<TProviderId, 'offline'>, field?: string) =>
+  new AppError('API_KEY_NOT_FOUND', `No ${PROVIDER_NAMES[provider]} API key found.`, {
+    reason: 'no_api_key',
+    status: 422,
+    field,
+  });
+
+const keyRowOf = (deps: Deps, accountId: string, provider: Exclude<TProviderId, 'offline'>) =>
+  keyRows.getOrLoad(`${accountId}:${provider}`, async () => {
+    const found = await findProviderKey(deps.db, accountId, provider);
+    return { row: found, apiKey: found?.encryptedKey ? decryptSecret(deps.env, found.encryptedKey) : '' };
+  });
+
+/** Whether a choice runs on a real provider the account has a usable key (or URL) for; the offline model needs none. */
+export const hasUsableKey = async (deps: Deps, accountId: string, choice: { provider: TProviderId }) => {
+  if (choice.provider === 'offline') return true;
+  const { row } = await keyRowOf(deps, accountId, choice.provider);
+  return Boolean(row && (row.encryptedKey || row.baseUrl));
+};
+
 /**
  * The model an account uses for a choice: the provider's model when the account has a key for it,
- * otherwise the deterministic offline model.
+ * otherwise the deterministic offline model, or, with `strict`, the no_api_key error (callers whose
+ * result must never come from a model the user did not pick, such as evaluation runs).
  */
 export const resolveModel = async (
   deps: Deps,
   accountId: string,
   choice: { provider: TProviderId; model: string },
+  options: { strict?: boolean } = {},
 ): Promise<ResolvedModel> => {
   if (choice.provider !== 'offline') {
     const provider = choice.provider;
-    const { row, apiKey } = await keyRows.getOrLoad(`${accountId}:${provider}`, async () => {
-      const found = await findProviderKey(deps.db, accountId, provider);
-      return { row: found, apiKey: found?.encryptedKey ? decryptSecret(deps.env, found.encryptedKey) : '' };
-    });
+    const { row, apiKey } = await keyRowOf(deps, accountId, provider);
+    if (options.strict && !(row && (row.encryptedKey || row.baseUrl))) throw noApiKeyError(provider);
     if (row && (row.encryptedKey || row.baseUrl)) {
       return {
         model: providerModel(deps, choice.provider, choice.model, { apiKey, baseUrl: row.baseUrl }),

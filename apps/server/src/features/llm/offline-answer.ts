@@ -46,8 +46,6 @@ const sentencesOf = (text: string): string[] =>
 
 const overlap = (a: string[], b: Set<string>) => a.filter((term) => b.has(term)).length;
 
-const firstSentence = (text: string): string => sentencesOf(text)[0] ?? text;
-
 /** The subject of a request, e.g. "a receptionist for a dental clinic" from a longer idea. */
 export const topicOf = (text: string): string => {
   const cleaned = text
@@ -125,12 +123,11 @@ export const offlineReply = (input: OfflineReplyInput): OfflineReply => {
     const answer = next && overlap(terms(next), questionSet) > 0 ? `${found.sentence} ${next}` : found.sentence;
     return { kind: 'text', text: `${answer} (Source: ${found.name})` };
   }
-  const role = parsed.instructions ? firstSentence(parsed.instructions) : '';
+  // The instructions are the operator's, never the visitor's to read: the answer takes nothing from them.
   const about = topicOf(question);
-  const intro = role ? `${role.replace(/^You are\s+/i, 'As ').replace(/[.!]$/, '')}, ` : '';
   return {
     kind: 'text',
-    text: `${intro}I can help with "${about}". I don't have specific details about that in my documents yet; could you tell me a little more about what you need?`,
+    text: `Thanks for asking about "${about}". I don't have the details on that in front of me yet. Could you tell me a little more about what you need, or would you like me to pass your question on to the team?`,
   };
 };
 

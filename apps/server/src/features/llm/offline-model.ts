@@ -8,6 +8,13 @@ import type {
 } from '@ai-sdk/provider';
 import { estimateTokens, OFFLINE_MODEL_ID } from '@switchboard/core';
 import { type JsonSchema, type OfflineTool, offlineReply, valueForSchema } from './offline-answer';
+import { offlineDraft } from './offline-draft';
+
+/** The agent builder's schema (ZAgentDraft): answered by the offline draft writer, not by filling fields. */
+const isAgentDraftSchema = (schema: JsonSchema) => {
+  const keys = Object.keys(schema.properties ?? {});
+  return ['name', 'systemPrompt', 'firstMessage', 'suggestedResponses'].every((key) => keys.includes(key));
+};
 
 /**
  * The offline model: a deterministic language model behind the same AI SDK interface as the real
@@ -71,7 +78,10 @@ const answer = (options: LanguageModelV3CallOptions) => {
   const inputText = `${prompt.system}\n${prompt.allText}`;
   if (options.responseFormat?.type === 'json') {
     const schema = (options.responseFormat.schema ?? { type: 'object' }) as JsonSchema;
-    const text = JSON.stringify(valueForSchema(schema, '', prompt.lastUser || prompt.allText));
+    const context = prompt.lastUser || prompt.allText;
+    const text = JSON.stringify(
+      isAgentDraftSchema(schema) ? offlineDraft(context) : valueForSchema(schema, '', context),
+    );
     return { kind: 'text' as const, text, usage: usageOf(inputText, text) };
   }
   const reply = offlineReply(prompt);

@@ -91,4 +91,120 @@ describe('OpenAI-compatible API with the official openai client', () => {
     const client = new OpenAI({ apiKey: created.key, baseURL, maxRetries: 0 });
     await expect(client.models.list()).rejects.toMatchObject({ status: 401 });
   });
+
+  it('returns usage, JSON in the response_format asked for, and streamed usage', async () => {
+    const { key } = await createKey();
+    const client = new OpenAI({ apiKey: key, baseURL, maxRetries: 0 });
+    const plain = await client.chat.completions.create({
+      model: agentId,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    expect(plain.usage?.prompt_tokens).toBeGreaterThan(0);
+    expect(plain.usage?.completion_tokens).toBeGreaterThan(0);
+    expect(plain.usage?.total_tokens).toBe((plain.usage?.prompt_tokens ?? 0) + (plain.usage?.completion_tokens ?? 0));
+
+    const structured = await client.chat.completions.create({
+      model: agentId,
+      messages: [{ role: 'user', content: 'Give me a booking for 2 people' }],
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'booking',
+          schema: {
+            type: 'object',
+            properties: { guests: { type: 'integer', minimum: 1 }, confirmed: { type: 'boolean' } },
+            required: ['guests', 'confirmed'],
+            additionalProperties: false,
+          },
+        },
+      },
+    });
+    const booking = JSON.parse(structured.choices[0]?.message.content ?? '') as { guests: number; confirmed: boolean };
+    expect(booking).toEqual({ guests: 2, confirmed: true });
+    const anyJson = await client.chat.completions.create({
+      model: agentId,
+      messages: [{ role: 'user', content: 'Answer in JSON' }],
+      response_format: { type: 'json_object' },
+    });
+    expect(() => JSON.parse(anyJson.choices[0]?.message.content ?? '')).not.toThrow();
+
+    const stream = await client.chat.completions.create({
+      model: agentId,
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
+    expect(usage?.total_tokens).toBeGreaterThan(0);
+  });
+
+  it("returns calls of the caller's tools in the OpenAI shape and answers from their results", async () => {
+    const { key } = await createKey();
+    const client = new OpenAI({ apiKey: key, baseURL, maxRetries: 0 });
+    const tools: OpenAI.ChatCompletionTool[] = [
+      {
+        type: 'function',
+        function: {
+          name: 'check_availability',
+          description: 'Free appointment slots on a day',
+          parameters: { type: 'object', properties: { day: { type: 'string' } }, required: ['day'] },
+        },
+      },
+    ];
+    const messages: OpenAI.ChatCompletionMessageParam[] = [
+      { role: 'system', content: 'Answer in one sentence.' },
+      { role: 'user', content: 'Check availability for Monday' },
+    ];
+    const first = await client.chat.completions.create({ model: agentId, messages, tools });
+    const choice = first.choices[0];
+    expect(choice?.finish_reason).toBe('tool_calls');
+    const call = choice?.message.tool_calls?.[0];
+    expect(call).toMatchObject({ type: 'function', function: { name: 'check_availability' } });
+    expect(JSON.parse((call as { function: { arguments: string } }).function.arguments)).toHaveProperty('day');
+
+    const second = await client.chat.completions.create({
+      model: agentId,
+      tools,
+      messages: [
+        ...messages,
+        choice?.message as OpenAI.ChatCompletionMessageParam,
+        { role: 'tool', tool_call_id: call?.id ?? '', content: '{"slots":["9:00","11:30"]}' },
+      ],
+    });
+    expect(second.choices[0]?.finish_reason).toBe('stop');
+    expect(second.choices[0]?.message.content).toContain('11:30');
+
+    const streamed = await client.chat.completions.create({ model: agentId, messages, tools, stream: true });
+    const calls: { name?: string }[] = [];
+    let finish: string | null | undefined;
+    for await (const chunk of streamed) {
+      for (const delta of chunk.choices[0]?.delta.tool_calls ?? []) calls.push({ name: delta.function?.name });
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(calls[0]?.name).toBe('check_availability');
+    expect(finish).toBe('tool_calls');
+  });
+
+  it('answers 400 naming a parameter it does not support, never ignoring it', async () => {
+    const { key } = await createKey();
+    const client = new OpenAI({ apiKey: key, baseURL, maxRetries: 0 });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ logprobs: true }, 'logprobs'],
+      [{ n: 2 }, 'n (only 1 is supported)'],
+      [{ seed: 7, audio: { voice: 'alloy' } }, 'seed, audio'],
+      [
+        { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] }] },
+        'image_url',
+      ],
+      [{ tool_choice: { type: 'function', function: { name: 'nothing' } } }, 'tool_choice names nothing'],
+    ];
+    for (const [extra, named] of cases) {
+      const error = (await client.chat.completions
+        .create({ model: agentId, messages: [{ role: 'user', content: 'hello' }], ...extra } as never)
+        .catch((thrown: unknown) => thrown)) as { status?: number; message?: string };
+      expect(error.status, JSON.stringify(extra)).toBe(400);
+      expect(error.message).toContain(named);
+    }
+  });
 });

@@ -1,10 +1,11 @@
-import { ZChatCompletionRequest } from '@switchboard/core';
+import { unsupportedChatParameters, ZChatCompletionRequest } from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../platform/errors';
 import { fromCurrentSubaccount, subaccountAccess, tenantOf } from '../../platform/guard';
 import { listAgents } from '../agents/repo';
 import { replyAsAgent } from '../conversations/reply';
 import { lazySse } from '../conversations/sse';
+import { readChatRequest } from './messages';
 
 /**
  * The OpenAI-compatible API: any OpenAI client calls an agent with `model` set to the agent id,
@@ -14,16 +15,6 @@ import { lazySse } from '../conversations/sse';
  */
 
 const tags = ['openai-compatible'];
-
-const textOf = (content: unknown): string => {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((part: { type?: string; text?: string }) => (part.type === 'text' ? (part.text ?? '') : ''))
-      .join('');
-  }
-  return '';
-};
 
 const created = () => Math.floor(Date.now() / 1000);
 
@@ -54,36 +45,59 @@ export const openAiCompatRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const tenant = tenantOf(request);
       const body = request.body;
-      const conversation = body.messages
-        .filter((message) => message.role === 'user' || message.role === 'assistant')
-        .map((message) => ({ role: message.role as 'user' | 'assistant', content: textOf(message.content) }))
-        .filter((message) => message.content.trim());
-      const last = conversation[conversation.length - 1];
-      if (last?.role !== 'user') {
-        throw new AppError('VALIDATION_ERROR', 'The last message must be a user message', { field: 'messages' });
+      const unsupported = unsupportedChatParameters(body as Record<string, unknown>);
+      if (unsupported.length) {
+        throw new AppError('VALIDATION_ERROR', `Not supported by this API: ${unsupported.join(', ')}`, {
+          field: unsupported[0]?.split(' ')[0],
+          status: 400,
+        });
       }
+      const read = readChatRequest(body);
       const threadHeader = request.headers['x-thread-id'];
       const base = {
         agentId: body.model,
         accountId: tenant.accountId,
         subaccountId: tenant.subaccountId,
         threadId: typeof threadHeader === 'string' ? threadHeader : null,
-        message: last.content,
+        message: read.message,
         channel: 'api' as const,
         contactIdentifier: body.user ?? null,
-        history: conversation,
+        history: read.history,
+        caller: read.caller,
       };
       const id = `chatcmpl-${Date.now().toString(36)}`;
+      const usageOf = (result: { usage: { inputTokens: number; outputTokens: number } }) => ({
+        prompt_tokens: result.usage.inputTokens,
+        completion_tokens: result.usage.outputTokens,
+        total_tokens: result.usage.inputTokens + result.usage.outputTokens,
+      });
+      const toolCallsOf = (calls: { id: string; name: string; input: unknown }[]) =>
+        calls.map((call) => ({
+          id: call.id,
+          type: 'function' as const,
+          function: { name: call.name, arguments: JSON.stringify(call.input ?? {}) },
+        }));
       if (!body.stream) {
         const result = await replyAsAgent(deps, base);
         reply.header('x-thread-id', result.threadId);
+        const calls = result.pendingToolCalls;
         return {
           id,
           object: 'chat.completion',
           created: created(),
           model: body.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: result.message }, finish_reason: 'stop' }],
-          usage: null,
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: result.message || null,
+                ...(calls.length ? { tool_calls: toolCallsOf(calls) } : {}),
+              },
+              finish_reason: calls.length ? 'tool_calls' : 'stop',
+            },
+          ],
+          usage: usageOf(result),
           switchboard: {
             threadId: result.threadId,
             offline: result.offline,
@@ -111,8 +125,23 @@ export const openAiCompatRoutes: FastifyPluginAsyncZod = async (app) => {
             first = false;
           },
         });
-        if (first) write(chunk({ role: 'assistant', content: result.message }));
-        write({ ...chunk({}, 'stop'), switchboard: { threadId: result.threadId, offline: result.offline } });
+        const calls = result.pendingToolCalls;
+        if (first && result.message) write(chunk({ role: 'assistant', content: result.message }));
+        if (calls.length) {
+          write(
+            chunk({
+              ...(first && !result.message ? { role: 'assistant', content: null } : {}),
+              tool_calls: toolCallsOf(calls).map((call, index) => ({ index, ...call })),
+            }),
+          );
+        }
+        write({
+          ...chunk({}, calls.length ? 'tool_calls' : 'stop'),
+          switchboard: { threadId: result.threadId, offline: result.offline },
+        });
+        if (body.stream_options?.include_usage) {
+          write({ ...chunk({}), choices: [], usage: usageOf(result) });
+        }
         sse.sendRaw('data: [DONE]\n\n');
         sse.end();
       } catch (error) {

@@ -8,8 +8,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromConnectId } from '../../platform/connect-id';
+import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { fromParam, subaccountAccess, tenantOf } from '../../platform/guard';
+import { assertFeature } from '../billing/limits';
 import * as service from './service';
 
 const tags = ['theme'];
@@ -23,6 +25,17 @@ const adminForBranding = (role: TRole, body: object, everyone: string[]) => {
   const branding = Object.keys(body).filter((key) => !everyone.includes(key));
   if (branding.length > 0) {
     throw new AppError('FORBIDDEN', 'Only admins can change the branding of this account', { field: branding[0] });
+  }
+};
+
+/** A sub-account's own company name and logo are white-label branding (a plan feature). */
+const whiteLabelBranding = async (
+  deps: Deps,
+  accountId: string,
+  body: { companyName?: unknown; logoUrl?: unknown },
+) => {
+  if (body.companyName !== undefined || (body.logoUrl !== undefined && body.logoUrl !== null)) {
+    await assertFeature(deps, accountId, 'whitelabel_branding');
   }
 };
 
@@ -51,6 +64,7 @@ export const themeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       adminForBranding(tenantOf(request).role, request.body, ['theme']);
+      await whiteLabelBranding(app.deps, tenantOf(request).accountId, request.body);
       return service.patchSmsSettings(db, tenantOf(request).subaccountId, request.body);
     },
   );

@@ -59,6 +59,8 @@ export const launcherConfig = (env: Env, widget: LiveWidget, origin: string) => 
     p: s.placement,
     z: MINIMIZED_SIZES[s.minimizedSize] ?? s.minimizedSizePixels,
     l: s.useLogoForMinimizedWidget && s.logoUrl ? s.logoUrl : '',
+    // The logo's crop and scale from the logo dialog, placed as the designer's preview places it.
+    g: `left:${Number(s.logoCropPosition.x)}%;top:${Number(s.logoCropPosition.y)}%;transform:translate(-50%,-50%) scale(${Number(s.logoScale)})`,
     b: s.chatBubble.enabled ? localised(s.chatBubble.message, 'bubbleMessage', s.language) : '',
     d: s.chatBubble.delaySeconds,
     w: s.width,

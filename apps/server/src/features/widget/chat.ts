@@ -3,9 +3,11 @@ import { and, eq } from 'drizzle-orm';
 import { incrementCounters, utcDay } from '../../platform/counters';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
+import { admitVisitorChannel, answerVisitor } from '../billing/channel-gate';
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
 import { isOriginAllowed } from './domains';
+import { hostInstructions } from './identity';
 import { getLiveWidget, type LiveWidget } from './live-config';
 
 export const WIDGET_ERRORS = {
@@ -35,6 +37,7 @@ export const admitChat = async (
     throw new AppError('FORBIDDEN', WIDGET_ERRORS.domain, { field: 'origin' });
   }
   if (!widget.agentId) throw new AppError('BUILD_NOT_FOUND', WIDGET_ERRORS.noAgent);
+  await admitVisitorChannel(deps, { accountId: widget.accountId, subaccountId: widget.subaccountId });
   // The burst limits first: a message they refuse must not use up the widget's daily limit,
   // or one visitor could shut the widget for everyone.
   const minute = String(Math.floor(Date.now() / 60_000));
@@ -85,23 +88,30 @@ export const runChat = async (
     body.widgetConversationThreadId ?? body.threadId,
     body.contactIdentifier,
   );
+  const instructions = body.identity || body.context ? hostInstructions(deps.env, widget.widgetId, body) : undefined;
   const history = (body.history ?? []).filter((entry) => entry.content.trim() !== '');
   // The history ends with the new message; the agent gets it separately.
   const last = history[history.length - 1];
   if (last && last.role === 'user' && last.content.trim() === body.message.trim()) history.pop();
-  const result = await replyAsAgent(deps, {
-    agentId: widget.agentId as string,
-    accountId: widget.accountId,
-    subaccountId: widget.subaccountId,
-    threadId: existing,
-    message: body.message,
-    channel: widget.type === 'website-block' ? 'website-block' : 'widget',
-    channelRef: widget.widgetId,
-    contactIdentifier: body.contactIdentifier,
-    history: existing ? undefined : history.slice(-20),
-    onDelta: options.onDelta,
-    signal: options.signal,
-  });
+  // The one gate of public channels: a locked (or out-of-allowance) client's widget answers
+  // visitors a neutral message, never billing words.
+  const target = { accountId: widget.accountId, subaccountId: widget.subaccountId };
+  const result = await answerVisitor(deps, target, () =>
+    replyAsAgent(deps, {
+      agentId: widget.agentId as string,
+      accountId: widget.accountId,
+      subaccountId: widget.subaccountId,
+      threadId: existing,
+      message: body.message,
+      channel: widget.type === 'website-block' ? 'website-block' : 'widget',
+      channelRef: widget.widgetId,
+      contactIdentifier: body.contactIdentifier,
+      history: existing ? undefined : history.slice(-20),
+      onDelta: options.onDelta,
+      signal: options.signal,
+      ...(instructions ? { caller: { instructions } } : {}),
+    }),
+  );
   return {
     message: result.message,
     threadId: result.threadId,

@@ -88,8 +88,8 @@ export const uploadDocument = async (agentId: string, file: File): Promise<TKnow
   return JSON.parse(text) as TKnowledgeDocument;
 };
 
-export const startBuild = (idea: string) =>
-  api<{ jobId: string }>('/api/agent/build', { method: 'POST', body: { idea }, silent: true });
+export const startBuild = (idea: string, choice?: { provider: string; model: string }) =>
+  api<{ jobId: string }>('/api/agent/build', { method: 'POST', body: { idea, ...choice }, silent: true });
 
 export const fetchJob = (jobId: string, signal?: AbortSignal) =>
   api<TAgentJobResponse>(`/api/agent/jobs/${encodeURIComponent(jobId)}`, {

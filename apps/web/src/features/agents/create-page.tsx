@@ -4,12 +4,21 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { FieldError, Label, Textarea } from '../../components/ui/input';
+import { FieldError, Label, Select, Textarea } from '../../components/ui/input';
 import { cn } from '../../lib/cn';
 import { storage } from '../../lib/storage';
+import { toast } from '../../lib/toast';
 import { useSession } from '../session/session';
 import { WizardFooter } from './agent-page-header';
-import { type CreationPhase, useAgentCreation } from './use-agent-creation';
+import { useModels } from './api';
+import { type CreationPhase, type DraftSource, useAgentCreation } from './use-agent-creation';
+
+/** What the agent page's arrival says about a draft the chosen model did not write. */
+const DRAFT_NOTICES: Partial<Record<DraftSource, string>> = {
+  offline: 'Drafted by the offline model. Review the instructions before going live.',
+  'offline-fallback':
+    "The model's answer could not be used, so this draft was written offline. Review it before going live.",
+};
 
 export const PENDING_IDEA_KEY = 'agents:pendingIdea';
 const DEBOUNCE_MS = 300;
@@ -58,9 +67,17 @@ export const CreateAgentPage = () => {
   const { currentSubaccount } = useSession();
   const [idea, setIdea] = useState(() => storage.get<string>(PENDING_IDEA_KEY, ''));
   const [touched, setTouched] = useState(false);
+  const models = useModels();
+  const options = models.data?.models ?? [];
+  // The first configured provider's model is preselected, as the builder would pick it.
+  const [model, setModel] = useState('');
+  const preferred = options.find((option) => option.provider !== 'offline') ?? options[0];
+  const chosen = model || (preferred ? `${preferred.provider}::${preferred.model}` : '');
   const onReady = useCallback(
-    (agent: TAgent) => {
+    (agent: TAgent, source: DraftSource) => {
       storage.remove(PENDING_IDEA_KEY);
+      const notice = DRAFT_NOTICES[source];
+      if (notice) toast.info(notice);
       navigate(`/agents/${agent.id}`);
     },
     [navigate],
@@ -81,7 +98,12 @@ export const CreateAgentPage = () => {
   const submit = () => {
     setTouched(true);
     if (idea.trim().length < 3 || creation.creating) return;
-    void creation.create(crypto.randomUUID(), idea.trim());
+    const [provider = '', ...rest] = chosen.split('::');
+    void creation.create(
+      crypto.randomUUID(),
+      idea.trim(),
+      provider && rest.length ? { provider, model: rest.join('::') } : undefined,
+    );
   };
 
   return (
@@ -126,6 +148,22 @@ export const CreateAgentPage = () => {
           />
           <FieldError id="agent-idea-error">{ideaError}</FieldError>
           <p className="text-xs text-muted">Your idea is kept in this browser until the agent is created.</p>
+          <div className="space-y-1">
+            <Label htmlFor="agent-build-model">Model that writes the draft</Label>
+            <Select
+              id="agent-build-model"
+              value={chosen}
+              onChange={(event) => setModel(event.target.value)}
+              disabled={creation.creating || !options.length}
+            >
+              {options.map((option) => (
+                <option key={`${option.provider}::${option.model}`} value={`${option.provider}::${option.model}`}>
+                  {option.label}
+                </option>
+              ))}
+            </Select>
+            <p className="text-xs text-muted">The new agent answers with this model too; change it any time.</p>
+          </div>
           <WizardFooter
             onBack={() => navigate('/agents')}
             onNext={submit}

@@ -1,6 +1,7 @@
 import { OFFLINE_MODEL_LABEL, type TAgent, type TMessageSource, type TToolCallView } from '@switchboard/core';
 import { FileText, RotateCcw, Send, Wrench } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { Markdown } from '../../components/markdown';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -112,12 +113,17 @@ export const TestChat = ({ agent, canChat }: { agent: TAgent; canChat: boolean }
           <div key={line.id} className={cn('flex flex-col', line.role === 'user' ? 'items-end' : 'items-start')}>
             <div
               className={cn(
-                'max-w-[85%] whitespace-pre-wrap rounded-2xl px-3 py-2 text-sm',
+                'max-w-[85%] break-words rounded-2xl px-3 py-2 text-sm',
+                line.role === 'user' && 'whitespace-pre-wrap',
                 line.role === 'user' ? 'bg-primary text-primary-foreground' : 'bg-surface-2 text-foreground',
               )}
               data-role={line.role}
             >
-              {line.content || (line.pending ? 'typing...' : '')}
+              {line.role === 'assistant' && line.content ? (
+                <Markdown text={line.content} />
+              ) : (
+                line.content || (line.pending ? 'typing...' : '')
+              )}
             </div>
             {line.role === 'assistant' && !line.pending && line.model ? (
               <span className="mt-1 text-xs text-muted">{line.offline ? OFFLINE_MODEL_LABEL : line.model}</span>

@@ -57,7 +57,10 @@ export const pollBuilderJob = async (jobId: string, signal: AbortSignal, now = (
   }
 };
 
-export const useAgentCreation = (onReady: (agent: TAgent) => void) => {
+/** How the builder made the draft: the chosen model, the offline model, or the offline writer after an unusable answer. */
+export type DraftSource = 'model' | 'offline' | 'offline-fallback';
+
+export const useAgentCreation = (onReady: (agent: TAgent, draftSource: DraftSource) => void) => {
   const queryClient = useQueryClient();
   const [phase, setPhase] = useState<CreationPhase>('idle');
   const [error, setError] = useState<string | null>(null);
@@ -69,7 +72,7 @@ export const useAgentCreation = (onReady: (agent: TAgent) => void) => {
   useEffect(() => () => abort.current?.abort(), []);
 
   const create = useCallback(
-    async (creationId: string, idea: string) => {
+    async (creationId: string, idea: string, choice?: { provider: string; model: string }) => {
       if (typeof creationId !== 'string' || !creationId || created.current.has(creationId)) return;
       created.current.add(creationId);
       current.current = creationId;
@@ -83,14 +86,15 @@ export const useAgentCreation = (onReady: (agent: TAgent) => void) => {
       try {
         let result: { status: string; data: unknown };
         try {
-          const started = await startBuild(idea);
+          const started = await startBuild(idea, choice);
           if (!started.jobId) throw new BuilderError(BUILDER_ERRORS.request);
           result = await pollBuilderJob(started.jobId, controller.signal);
         } catch (thrown) {
           if (thrown instanceof ApiError) throw new BuilderError(thrown.message || BUILDER_ERRORS.request);
           throw thrown;
         }
-        const agentId = (result.data as { agentId?: string } | null)?.agentId;
+        const data = result.data as { agentId?: string; draftSource?: DraftSource } | null;
+        const agentId = data?.agentId;
         if (!agentId) throw new BuilderError(BUILDER_ERRORS.empty);
         if (!isCurrent()) return;
         setPendingBuildId(agentId);
@@ -100,7 +104,7 @@ export const useAgentCreation = (onReady: (agent: TAgent) => void) => {
         void queryClient.invalidateQueries({ queryKey: ['agents'] });
         if (!isCurrent()) return;
         setPhase('ready');
-        onReady(agent);
+        onReady(agent, data?.draftSource ?? 'model');
       } catch (thrown) {
         if (thrown instanceof DOMException && thrown.name === 'AbortError') return;
         if (!isCurrent()) return;

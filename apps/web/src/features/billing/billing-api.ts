@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, api } from '../../lib/api';
 import { useSession } from '../session/session';
+import { currentPosition } from './plan-position';
 
 /** Error text: the response's error, then message, then the exception, else 'Something went wrong'. */
 export const errorText = (error: unknown, fallback = 'Something went wrong'): string => {
@@ -26,7 +27,11 @@ export const usePlanCatalog = () =>
     queryFn: async () => {
       const response = await fetch('/api/openrouter/plans', { cache: 'no-store', credentials: 'include' });
       if (!response.ok) throw new Error(`Failed to fetch plan catalog: ${response.status}`);
-      return (await response.json()) as { plans: TPlanCatalog; salesUrl: string };
+      return (await response.json()) as {
+        plans: TPlanCatalog;
+        salesUrl: string;
+        payments?: 'stripe' | 'sandbox' | 'none';
+      };
     },
   });
 
@@ -108,6 +113,18 @@ export const useUsagePoller = () => {
   }, [user, fetchUsage]);
 
   return { data, error, loading, refetch: () => fetchUsage(true) };
+};
+
+/** What the current plan allows (demo tiers, features), from the usage of the current account. */
+export const usePlanCapabilities = () => {
+  const { user, currentSubaccount } = useSession();
+  const usage = useQuery({
+    queryKey: ['usage', 'capabilities', currentSubaccount?.id],
+    enabled: Boolean(user && currentSubaccount),
+    staleTime: 60_000,
+    queryFn: () => api<TUsageResponse>('/api/openrouter/usage', { silent: true }),
+  });
+  return usage.data ? currentPosition(usage.data.balance).capabilities : null;
 };
 
 /** Refreshes the plan catalog and usage after a plan action. */

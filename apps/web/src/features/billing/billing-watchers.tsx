@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { storage } from '../../lib/storage';
 import { useSession } from '../session/session';
-import { PENDING_PRICE_KEY, REFERRAL_KEY, startCheckout } from './checkout';
+import { PENDING_PRICE_KEY, PROMO_KEY, REFERRAL_KEY, startCheckout } from './checkout';
 import { SubaccountSelectionDialog } from './subaccount-selection-dialog';
 
 /**
@@ -17,6 +17,9 @@ export const BillingWatchers = () => {
     const params = new URLSearchParams(window.location.search);
     const referral = params.get('referralId') ?? params.get('ref');
     if (referral && /^[\w-]{1,64}$/.test(referral)) storage.set(REFERRAL_KEY, referral);
+    // So is a promo code (?promo=), through Get started and sign-up, until checkout applies it.
+    const promo = params.get('promo')?.trim().toUpperCase();
+    if (promo && /^[A-Z0-9_-]{1,64}$/.test(promo)) storage.set(PROMO_KEY, promo);
   }, []);
   useEffect(() => {
     if (!user || !currentSubaccount) return;

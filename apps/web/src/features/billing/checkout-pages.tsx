@@ -1,4 +1,4 @@
-import { findTier, formatMinor, returnPathOn, safeReturnPath } from '@switchboard/core';
+import { findTier, formatMinor, PROMOTIONS, returnPathOn, safeReturnPath } from '@switchboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { useState } from 'react';
@@ -17,13 +17,20 @@ interface SandboxCheckout {
   priceId: string;
   successUrl: string;
   cancelUrl: string;
+  couponId: string | null;
 }
+
+/** Said on every sandbox checkout page: no real payment is taken there. */
+export const SANDBOX_NOTICE = 'Sandbox payments: this server takes no real payments and no card is charged.';
 
 const CenteredPage = ({ children }: { children: React.ReactNode }) => (
   <main className="flex min-h-screen items-center justify-center bg-background p-4 text-foreground">
     <div className="w-full max-w-md">{children}</div>
   </main>
 );
+
+const promotionOf = (couponId: string | null) =>
+  couponId ? Object.values(PROMOTIONS).find((promotion) => promotion.couponId === couponId) : undefined;
 
 /** The sandbox provider's checkout page: pay or decline on demand, no card needed. */
 export const SandboxCheckoutPage = () => {
@@ -60,6 +67,9 @@ export const SandboxCheckoutPage = () => {
     <CenteredPage>
       <Card className="space-y-4">
         <PageHeading title="Sandbox checkout" description="Test payments: no card is charged." />
+        <p role="note" className="rounded-lg border border-danger/60 bg-surface-2 p-3 text-sm">
+          {SANDBOX_NOTICE}
+        </p>
         {checkout.isLoading ? <Spinner label="Loading checkout" /> : null}
         {checkout.error ? (
           <p role="alert" className="text-sm text-danger">
@@ -81,6 +91,12 @@ export const SandboxCheckoutPage = () => {
                 {checkout.data.mode === 'subscription' ? ` / ${tier.interval}` : ' once'}
               </dd>
             </div>
+            {promotionOf(checkout.data.couponId) ? (
+              <div className="flex justify-between">
+                <dt className="text-muted">Promotion</dt>
+                <dd className="font-medium">{promotionOf(checkout.data.couponId)?.badge}</dd>
+              </div>
+            ) : null}
           </dl>
         ) : null}
         {result ? (
@@ -103,7 +119,12 @@ export const SandboxCheckoutPage = () => {
             </Button>
           </div>
         ) : null}
-        {checkout.data && checkout.data.status !== 'open' && !result ? (
+        {checkout.data && checkout.data.status === 'expired' && !result ? (
+          <p role="alert" className="text-sm">
+            This checkout has expired. Start a new one from the pricing page.
+          </p>
+        ) : null}
+        {checkout.data && checkout.data.status === 'complete' && !result ? (
           <p className="text-sm">This checkout is already complete.</p>
         ) : null}
         {result?.status === 'declined' ? (

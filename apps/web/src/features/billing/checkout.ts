@@ -7,6 +7,8 @@ import { openSignIn, registerNewUserCheckout } from '../auth/sign-in-store';
 
 export const PENDING_PRICE_KEY = 'checkout:pendingPriceId';
 export const REFERRAL_KEY = 'checkout:referralId';
+/** A promo code from the landing page (`/?promo=CODE`), kept through sign-up until checkout uses it. */
+export const PROMO_KEY = 'checkout:promoCode';
 
 interface CheckoutAnswer {
   url?: string;
@@ -62,7 +64,7 @@ export const startCheckout = async (options: CheckoutOptions): Promise<void> => 
         successUrl: options.successPath ? `${window.location.origin}${options.successPath}` : undefined,
         cancelUrl: `${window.location.origin}/?scrollToPricing=true`,
         couponId: options.couponId ?? undefined,
-        promoCode: options.promoCode ?? undefined,
+        promoCode: options.promoCode ?? storage.get<string | null>(PROMO_KEY, null) ?? undefined,
         referralId: storage.get<string | null>(REFERRAL_KEY, null) ?? undefined,
       },
     });
@@ -75,6 +77,7 @@ export const startCheckout = async (options: CheckoutOptions): Promise<void> => 
     return;
   }
   if (body?.url) {
+    storage.remove(PROMO_KEY);
     const opened = window.open(body.url, '_blank');
     if (opened) opened.opener = null;
     else window.location.assign(body.url);

@@ -1,11 +1,11 @@
 import {
+  cardPrice,
   formatCreditCount,
   formatPerMonth,
   formatPrice,
   PLAN_BUTTON_TEXT,
   type TPricingPlan,
   type TPricingVariant,
-  yearlyPerMonth,
 } from '@switchboard/core';
 import { Check } from 'lucide-react';
 import { useState } from 'react';
@@ -23,6 +23,23 @@ export interface PlanChoice {
   interval: Interval;
   couponId: string | null;
 }
+
+/** The price, its unit, the like-for-like anchor struck through, and the billing note. */
+const CardPriceLine = ({ price }: { price: ReturnType<typeof cardPrice> }) => {
+  const show = (value: number) => (price.unit === '/month' ? formatPerMonth(value) : formatPrice(value));
+  return (
+    <>
+      <p>
+        <span className="text-3xl font-bold">{show(price.amount)}</span>
+        <span className="text-sm text-muted"> {price.unit}</span>
+        {price.anchor && price.anchor > price.amount ? (
+          <span className="ml-2 text-sm text-muted line-through">{show(price.anchor)}</span>
+        ) : null}
+      </p>
+      {price.note ? <p className="text-xs text-muted">{price.note}</p> : null}
+    </>
+  );
+};
 
 const tierKey = (family: string, interval: Interval) => `pricing:tier:${family}:${interval}`;
 
@@ -89,18 +106,7 @@ export const PlanCard = ({
             <span className="text-sm text-muted"> /month</span>
           </p>
         ) : pack ? (
-          <>
-            <p>
-              <span className="text-3xl font-bold">
-                {yearly ? formatPerMonth(yearlyPerMonth(pack.price)) : formatPrice(pack.price)}
-              </span>
-              <span className="text-sm text-muted"> /month</span>
-              {yearly && variantData?.originalPrice && pack.isDefault ? (
-                <span className="ml-2 text-sm text-muted line-through">{formatPrice(variantData.originalPrice)}</span>
-              ) : null}
-            </p>
-            {yearly ? <p className="text-xs text-muted">Billed yearly ({formatPrice(pack.price)})</p> : null}
-          </>
+          <CardPriceLine price={cardPrice(pack, { yearlyAsMonthly: yearly })} />
         ) : null}
       </div>
 
@@ -117,7 +123,8 @@ export const PlanCard = ({
           </Select>
           {pack ? (
             <p className="mt-1 text-xs text-muted">
-              {formatCreditCount(pack.credits)} credits · ${pack.pricePerCredit.toFixed(4)} per credit
+              {formatCreditCount(pack.credits)} credits{pack.billing === 'year' ? ' a year' : ''} · $
+              {pack.pricePerCredit.toFixed(4)} per credit
             </p>
           ) : null}
         </div>

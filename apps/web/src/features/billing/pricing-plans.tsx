@@ -11,6 +11,9 @@ import { cn } from '../../lib/cn';
 import { usePlanCatalog } from './billing-api';
 import { type Interval, PlanCard, type PlanChoice } from './plan-card';
 
+export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this server. Plans cannot be bought yet.';
+export const SANDBOX_PRICING_NOTICE = 'Sandbox payments: checkout here is a test and no card is charged.';
+
 const GRID: Record<TPricingVariant, string> = {
   default: 'sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4',
   secret: 'sm:grid-cols-2 lg:grid-cols-3',
@@ -76,8 +79,19 @@ export const PricingPlans = ({
     );
   if (plans.length === 0) return <p className="text-sm text-muted">No plans available.</p>;
   const period = forcedMonthly ? 'month' : interval;
+  const payments = catalog.data?.payments;
   return (
     <div>
+      {payments === 'none' ? (
+        <p role="alert" className="mx-auto mb-6 max-w-xl rounded-lg border border-danger/60 bg-surface-2 p-3 text-sm">
+          {PAYMENTS_NOT_CONFIGURED}
+        </p>
+      ) : null}
+      {payments === 'sandbox' ? (
+        <p role="note" className="mx-auto mb-6 max-w-xl rounded-lg border border-border p-3 text-sm text-muted">
+          {SANDBOX_PRICING_NOTICE}
+        </p>
+      ) : null}
       {showsIntervalToggle(plans, variant) ? (
         <div className="mb-8 flex justify-center">
           <IntervalToggle value={interval} onChange={setInterval} />
@@ -92,7 +106,7 @@ export const PricingPlans = ({
             variant={variant}
             buttonText={defaultButtonText(variant)}
             currentPriceId={currentPriceId}
-            processing={processing}
+            processing={processing || payments === 'none'}
             onChoose={onChoose}
           />
         ))}

@@ -4,11 +4,13 @@ import { useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card, PageHeading, Spinner } from '../../components/ui/card';
 import { api } from '../../lib/api';
+import { AllowancesCard } from './allowances-card';
 import { useBillingRefresh, useUsagePoller } from './billing-api';
 import { ManagePlanDialog } from './manage-plan-dialog';
 import { currentPosition } from './plan-position';
 import { PromoForm } from './promo-form';
 import { type Banner, failureBanner, StatusBanner } from './status-banner';
+import { UsageBreakdownCard } from './usage-breakdown';
 import { UsageChart } from './usage-chart';
 
 const dateText = (iso: string | null) =>
@@ -158,6 +160,10 @@ export const UsagePage = () => {
           ) : null}
         </Card>
       ) : null}
+
+      <AllowancesCard />
+
+      <UsageBreakdownCard />
 
       <Card>
         <h2 className="mb-3 text-lg font-semibold">Redeem a promo code</h2>

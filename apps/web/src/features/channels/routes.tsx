@@ -1,16 +1,12 @@
 import { FeaturePending } from '../pending/feature-pending';
-import type { FeatureRoutes } from '../routing';
+import { type FeatureRoutes, lazyPage } from '../routing';
+
+const MessagingRoute = lazyPage(() => import('./messaging-page'), 'MessagingRoute');
 
 export const channelsRoutes: FeatureRoutes = {
   connection: [
-    {
-      path: 'sms/campaigns',
-      element: <FeaturePending title="SMS Agent" description="SMS campaigns answered by an agent." />,
-    },
-    {
-      path: 'whatsapp/campaigns',
-      element: <FeaturePending title="WhatsApp Agent" description="WhatsApp conversations answered by an agent." />,
-    },
+    { path: 'sms/campaigns', element: <MessagingRoute type="sms" /> },
+    { path: 'whatsapp/campaigns', element: <MessagingRoute type="whatsapp" /> },
     {
       path: 'link3',
       element: <FeaturePending title="Instagram Agent" description="Instagram messages answered by an agent." />,

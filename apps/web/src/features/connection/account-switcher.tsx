@@ -1,8 +1,9 @@
 import { ZSubaccountName } from '@switchboard/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Building2, Check, ChevronsUpDown, Plus } from 'lucide-react';
+import { Building2, Check, ChevronsUpDown, Lock, Plus } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { FieldError, Input, Label, Select } from '../../components/ui/input';
@@ -27,6 +28,7 @@ const itemClass =
 export const AccountSwitcher = ({ currentId, title, logoUrl, onSelect, compact }: Props) => {
   const { accounts, subaccounts } = useSession();
   const [creating, setCreating] = useState(false);
+  const [lockedChoice, setLockedChoice] = useState<{ id: string; name: string } | null>(null);
   const current = subaccounts.find((item) => item.id === currentId);
   const label = title ?? current?.name ?? 'Select account';
 
@@ -59,9 +61,19 @@ export const AccountSwitcher = ({ currentId, title, logoUrl, onSelect, compact }
                   {account.name}
                 </DropdownMenu.Label>
                 {account.subaccounts.map((subaccount) => (
-                  <DropdownMenu.Item key={subaccount.id} className={itemClass} onSelect={() => onSelect(subaccount.id)}>
+                  <DropdownMenu.Item
+                    key={subaccount.id}
+                    className={itemClass}
+                    onSelect={() => (subaccount.locked ? setLockedChoice(subaccount) : onSelect(subaccount.id))}
+                  >
                     <span className="min-w-0 flex-1 truncate">{subaccount.name}</span>
-                    <span className="text-xs text-muted">{subaccount.role}</span>
+                    {subaccount.locked ? (
+                      <span className="flex items-center gap-1 text-xs text-muted">
+                        <Lock size={12} aria-hidden="true" /> Locked
+                      </span>
+                    ) : (
+                      <span className="text-xs text-muted">{subaccount.role}</span>
+                    )}
                     {subaccount.id === currentId ? <Check size={14} aria-label="Current" /> : null}
                   </DropdownMenu.Item>
                 ))}
@@ -75,9 +87,37 @@ export const AccountSwitcher = ({ currentId, title, logoUrl, onSelect, compact }
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
       {creating ? <AddSubaccountDialog onClose={() => setCreating(false)} onCreated={onSelect} /> : null}
+      {lockedChoice ? (
+        <Dialog
+          open
+          onOpenChange={(open) => (open ? undefined : setLockedChoice(null))}
+          title={`${lockedChoice.name} is locked`}
+        >
+          <LockedExplanation />
+        </Dialog>
+      ) : null}
     </>
   );
 };
+
+/** Why a sub-account is locked and how to unlock it (the switcher and the locked connection page). */
+export const LockedExplanation = () => (
+  <div className="space-y-3 text-sm">
+    <p>
+      Your plan allows fewer active sub-accounts than you have, so this one is locked. Nothing in it was deleted, but it
+      cannot be changed and its agents do not answer visitors until it is unlocked.
+    </p>
+    <p>Upgrade your plan to unlock it, or choose it as your active sub-account on the Usage page.</p>
+    <div className="flex flex-wrap gap-2">
+      <Link to="/pricing" className="rounded-lg bg-primary px-3 py-2 font-medium text-primary-foreground">
+        Upgrade to Unlock
+      </Link>
+      <Link to="/usage" className="rounded-lg border border-border px-3 py-2">
+        Usage and plan
+      </Link>
+    </div>
+  </div>
+);
 
 const AddSubaccountDialog = ({ onClose, onCreated }: { onClose: () => void; onCreated: (id: string) => void }) => {
   const { accounts } = useSession();

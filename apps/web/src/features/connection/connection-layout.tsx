@@ -18,7 +18,7 @@ import { cn } from '../../lib/cn';
 import { PageSuspense } from '../routing';
 import { useSession } from '../session/session';
 import { ThemeScope } from '../theme/theme';
-import { AccountSwitcher } from './account-switcher';
+import { AccountSwitcher, LockedExplanation } from './account-switcher';
 
 export interface ConnectContext {
   connectId: string;
@@ -161,7 +161,7 @@ const ConnectionSidebar = ({ context, onNavigate }: { context: ConnectContext; o
 
 /** The connection area: /{connectId}/... pages with the account switcher and channel navigation. */
 export const ConnectionLayout = () => {
-  const { user, loading } = useSession();
+  const { user, loading, subaccounts } = useSession();
   const { pathname } = useLocation();
   const { connectId = '' } = useParams();
   const context = useConnectContext();
@@ -192,6 +192,17 @@ export const ConnectionLayout = () => {
           <Link to="/agents" className="mt-4 inline-block text-primary underline">
             Go to your workspace
           </Link>
+        </div>
+      </Centered>
+    );
+  }
+  const lockedSubaccount = subaccounts.find((item) => item.id === context.data?.subaccountId && item.locked);
+  if (lockedSubaccount) {
+    return (
+      <Centered>
+        <div className="max-w-md">
+          <h1 className="mb-3 text-xl font-semibold">{lockedSubaccount.name} is locked</h1>
+          <LockedExplanation />
         </div>
       </Centered>
     );

@@ -1,10 +1,20 @@
-import { DEMO_DEFAULT_REQUEST_LIMIT, type TDemo, type TDemoType, ZCreateDemoRequest } from '@switchboard/core';
+import {
+  DEMO_DEFAULT_REQUEST_LIMIT,
+  demoTierFor,
+  type TDemo,
+  type TDemoType,
+  UPGRADE_PATH,
+  ZCreateDemoRequest,
+} from '@switchboard/core';
+import { Lock } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FieldError, Input, Label, Select } from '../../components/ui/input';
 import { ApiError } from '../../lib/api';
 import { toast } from '../../lib/toast';
+import { usePlanCapabilities } from '../billing/billing-api';
 import type { BuildOption, useDemoMutations } from './api';
 import { TYPE_OPTIONS } from './fields';
 
@@ -28,6 +38,8 @@ export const CreateDemoCard = ({
   const [limit, setLimit] = useState(String(DEMO_DEFAULT_REQUEST_LIMIT));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const chosenBuild = buildId || builds[0]?.buildId || '';
+  const capabilities = usePlanCapabilities();
+  const allowed = (value: TDemoType) => !capabilities || capabilities.demos[demoTierFor({ type: value })];
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -103,9 +115,22 @@ export const CreateDemoCard = ({
                   className="mr-2"
                 />
                 {option.label}
+                {allowed(option.value) ? null : (
+                  <span className="ml-2 inline-flex items-center gap-1 text-xs text-muted">
+                    <Lock size={12} aria-hidden="true" /> Advanced
+                  </span>
+                )}
               </label>
             ))}
           </div>
+          {allowed(type) ? null : (
+            <p role="note" className="mt-2 text-sm">
+              SMS, Facebook and Instagram demos are advanced demos, included from the Growth plan.{' '}
+              <Link to={UPGRADE_PATH} className="font-medium text-primary underline">
+                Upgrade to Unlock
+              </Link>
+            </p>
+          )}
         </fieldset>
         <div>
           <Label htmlFor="demo-limit">Request limit</Label>
@@ -119,7 +144,7 @@ export const CreateDemoCard = ({
           <FieldError>{errors.requestLimit ?? null}</FieldError>
         </div>
         <div className="flex items-end">
-          <Button type="submit" disabled={!canEdit || create.isPending || builds.length === 0}>
+          <Button type="submit" disabled={!canEdit || create.isPending || builds.length === 0 || !allowed(type)}>
             {create.isPending ? 'Creating...' : 'Create demo'}
           </Button>
         </div>

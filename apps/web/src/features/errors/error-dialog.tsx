@@ -1,10 +1,16 @@
-import { type AppError, dialogActions, dialogTitle, formatSupportReference } from '@switchboard/core';
+import {
+  type AppError,
+  dialogActions,
+  dialogTitle,
+  EVALUATION_MESSAGES,
+  formatSupportReference,
+} from '@switchboard/core';
 import { Check, Copy } from 'lucide-react';
 import { useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { ApiError } from '../../lib/api';
+import { ApiError, getCurrentSubaccountId } from '../../lib/api';
 import { toast } from '../../lib/toast';
 
 type Listener = () => void;
@@ -51,9 +57,16 @@ const ACTION_TARGETS: Record<string, string> = {
   'Update Payment Method': '/settings',
   Settings: '/build',
   'View Builds': '/agents',
-  'Add API Key': '/apitester',
-  'Update API Key': '/apitester',
-  'Configure API Key': '/apitester',
+};
+
+/** API key actions go to the provider settings of the sub-account the user works in. */
+const KEY_ACTIONS = new Set(['Add API Key', 'Update API Key', 'Configure API Key']);
+const targetOf = (action: string) => {
+  if (KEY_ACTIONS.has(action)) {
+    const subaccountId = getCurrentSubaccountId();
+    return subaccountId ? `/${subaccountId}/ai-settings` : '/settings';
+  }
+  return ACTION_TARGETS[action];
 };
 
 export const ErrorDialog = () => {
@@ -67,6 +80,7 @@ export const ErrorDialog = () => {
     try {
       await navigator.clipboard.writeText(text);
       setCopied(what);
+      if (what === 'code') toast.success(EVALUATION_MESSAGES.codeCopied);
       setTimeout(() => setCopied(null), 2000);
     } catch {
       toast.error(`Copy failed. Here's the text: ${text}`, 10_000);
@@ -84,7 +98,7 @@ export const ErrorDialog = () => {
       navigate('/support');
       return;
     }
-    const target = ACTION_TARGETS[action];
+    const target = targetOf(action);
     close();
     if (target) navigate(target);
   };

@@ -91,3 +91,8 @@ export const cancelEvaluation = (runId: string) =>
   api<TEvaluationRun>(`/api/evaluation/runs/${runId}/cancel`, { method: 'POST', body: {} });
 
 export const percent = (rate: number | null | undefined) => (rate == null ? '–' : `${Math.round(rate * 100)}%`);
+
+export const shareRun = (runId: string) =>
+  api<{ token: string; path: string }>(`/api/evaluation/runs/${runId}/share`, { method: 'POST', body: {} });
+
+export const unshareRun = (runId: string) => api<void>(`/api/evaluation/runs/${runId}/share`, { method: 'DELETE' });

@@ -111,7 +111,8 @@ export const BulkTesterPage = () => {
               <span className="text-sm">
                 Pass rate <strong>{percent(run.progress.passRate)}</strong>
               </span>
-              <RunStatusBadge status={run.status} />
+              {run.offline ? <span className="text-xs text-muted">Offline model</span> : null}
+              <RunStatusBadge run={run} />
             </li>
           ))}
         </ul>

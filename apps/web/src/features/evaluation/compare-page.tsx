@@ -1,4 +1,4 @@
-import { CATEGORY_LABELS, type TRunComparison } from '@switchboard/core';
+import { CATEGORY_LABELS, OUTCOME_LABELS, type TConversationOutcome, type TRunComparison } from '@switchboard/core';
 import { ArrowRight } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { Card, Spinner } from '../../components/ui/card';
@@ -13,7 +13,7 @@ const CHANGE_LABELS: Record<TRunComparison['rows'][number]['change'], string> = 
   removed: 'Only in the older run',
 };
 
-const outcome = (value: boolean | null) => (value === null ? '–' : value ? 'Pass' : 'Fail');
+const outcome = (value: TConversationOutcome | null) => (value === null ? '–' : OUTCOME_LABELS[value]);
 
 /** Two runs of the same test side by side: which questions went from pass to fail and back. */
 export const ComparePage = () => {
@@ -44,7 +44,8 @@ export const ComparePage = () => {
       <p className="text-sm" aria-live="polite">
         <strong className="text-danger">{data.summary.passToFail}</strong> went from pass to fail,{' '}
         <strong className="text-emerald-800 dark:text-emerald-300">{data.summary.failToPass}</strong> from fail to pass,{' '}
-        {data.summary.same} unchanged.
+        {data.summary.same} unchanged; <strong data-testid="only-newer">{data.summary.added}</strong> only in the newer
+        run, <strong data-testid="only-older">{data.summary.removed}</strong> only in the older run.
       </p>
       <div className="overflow-x-auto">
         <table className="w-full min-w-[560px] text-left text-sm">
@@ -78,8 +79,8 @@ export const ComparePage = () => {
                     {CATEGORY_LABELS[row.category]} · variation {row.variation}
                   </span>
                 </td>
-                <td className="py-2 pr-2">{outcome(row.before)}</td>
-                <td className="py-2 pr-2">{outcome(row.after)}</td>
+                <td className="py-2 pr-2">{outcome(row.beforeOutcome)}</td>
+                <td className="py-2 pr-2">{outcome(row.afterOutcome)}</td>
                 <td
                   className={cn(
                     'py-2 font-medium',

@@ -2,6 +2,9 @@ import {
   CUSTOM_CATEGORY_COUNT_CAP,
   EVALUATION_MESSAGES,
   GENERATION_COUNT_MAX,
+  RED_TEAM_BY_ID,
+  RED_TEAM_CATEGORIES,
+  RED_TEAM_COUNT_MAX,
   type TCustomPrompt,
   type TGeneratedQuestion,
 } from '@switchboard/core';
@@ -27,6 +30,84 @@ const COUNT_FIELDS: { key: keyof GenerationCounts; label: string }[] = [
 
 const COUNT_OPTIONS = Array.from({ length: GENERATION_COUNT_MAX + 1 }, (_, i) => i);
 
+export interface RedTeamSelection {
+  ids: string[];
+  count: number;
+}
+
+/** The red-team library: categories to tick (each says what it probes) and how many variations each. */
+const RedTeamPicker = ({
+  value,
+  onChange,
+}: {
+  value: RedTeamSelection;
+  onChange: (value: RedTeamSelection) => void;
+}) => (
+  <details className="rounded-lg border border-border p-3">
+    <summary className="cursor-pointer text-sm font-medium">
+      Red-team library ({value.ids.length} of {RED_TEAM_CATEGORIES.length} categories)
+    </summary>
+    <div className="mt-3 space-y-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="w-40">
+          <Label htmlFor="red-team-count">Variations per category</Label>
+          <Select
+            id="red-team-count"
+            value={value.count}
+            onChange={(event) => onChange({ ...value, count: Number(event.target.value) })}
+          >
+            {Array.from({ length: RED_TEAM_COUNT_MAX }, (_, i) => i + 1).map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() =>
+            onChange({
+              ...value,
+              ids: value.ids.length === RED_TEAM_CATEGORIES.length ? [] : RED_TEAM_CATEGORIES.map((item) => item.id),
+            })
+          }
+        >
+          {value.ids.length === RED_TEAM_CATEGORIES.length ? 'Clear all' : 'Select all'}
+        </Button>
+      </div>
+      <ul className="max-h-64 space-y-2 overflow-y-auto pr-1">
+        {RED_TEAM_CATEGORIES.map((category) => (
+          <li key={category.id} className="flex items-start gap-2">
+            <input
+              id={`red-team-${category.id}`}
+              type="checkbox"
+              className="mt-1 h-4 w-4 accent-[var(--primary,#43c0b8)]"
+              checked={value.ids.includes(category.id)}
+              aria-describedby={`red-team-${category.id}-probes`}
+              onChange={(event) =>
+                onChange({
+                  ...value,
+                  ids: event.target.checked
+                    ? [...value.ids, category.id]
+                    : value.ids.filter((id) => id !== category.id),
+                })
+              }
+            />
+            <label htmlFor={`red-team-${category.id}`} className="text-sm">
+              <span className="font-medium">{category.label}</span>
+              {category.whenToAsk ? <span className="text-muted"> · multi-turn</span> : null}
+              <span id={`red-team-${category.id}-probes`} className="block text-xs text-muted">
+                {category.probes}
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </div>
+  </details>
+);
+
 /** Generate Questions with AI: counts per category, custom categories, the own-key warning. */
 export const GenerateQuestionsDialog = ({
   open,
@@ -37,13 +118,15 @@ export const GenerateQuestionsDialog = ({
   open: boolean;
   busy: boolean;
   onOpenChange: (open: boolean) => void;
-  onGenerate: (counts: GenerationCounts, customPrompts: TCustomPrompt[]) => void;
+  onGenerate: (counts: GenerationCounts, customPrompts: TCustomPrompt[], redTeam: RedTeamSelection) => void;
 }) => {
   const [counts, setCounts] = useState<GenerationCounts>({ industry: 3, angry: 2, compliance: 2, promptHacking: 2 });
   const [custom, setCustom] = useState<TCustomPrompt[]>([]);
+  const [redTeam, setRedTeam] = useState<RedTeamSelection>({ ids: [], count: 2 });
   const total =
     Object.values(counts).reduce((sum, value) => sum + value, 0) +
-    custom.reduce((sum, item) => sum + (Number.parseInt(item.count, 10) || 0), 0);
+    custom.reduce((sum, item) => sum + (Number.parseInt(item.count, 10) || 0), 0) +
+    redTeam.ids.length * redTeam.count;
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Generate Questions with AI" className="max-w-lg">
@@ -125,6 +208,7 @@ export const GenerateQuestionsDialog = ({
               <Plus size={14} aria-hidden="true" /> Add category
             </Button>
           </fieldset>
+          <RedTeamPicker value={redTeam} onChange={setRedTeam} />
           <p className="flex gap-2 rounded-lg border border-amber-500/50 bg-amber-500/10 p-3 text-sm" role="note">
             <AlertTriangle size={18} className="shrink-0 text-amber-700 dark:text-amber-400" aria-hidden="true" />
             Questions are generated with your own API key for the testing model. Keep an eye on your token usage.
@@ -133,7 +217,7 @@ export const GenerateQuestionsDialog = ({
             <Button variant="secondary" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button disabled={total === 0} onClick={() => onGenerate(counts, custom)}>
+            <Button disabled={total === 0} onClick={() => onGenerate(counts, custom, redTeam)}>
               Generate
             </Button>
           </div>
@@ -151,6 +235,12 @@ const CATEGORY_TITLES: Record<string, string> = {
   compliance: 'Compliance',
   prompthacking: 'Prompt hacking',
 };
+
+const titleOf = (category: string) =>
+  CATEGORY_TITLES[category] ??
+  (category.startsWith('redteam:')
+    ? `Red team: ${RED_TEAM_BY_ID.get(category.slice('redteam:'.length))?.label ?? category}`
+    : category);
 
 /** Generated Questions: the review list; each question can be added to its list or rejected, once. */
 export const GeneratedQuestionsDialog = ({
@@ -171,8 +261,8 @@ export const GeneratedQuestionsDialog = ({
   <Dialog open={open} onOpenChange={onOpenChange} title="Generated Questions" className="max-w-2xl">
     <div className="space-y-4">
       {Object.entries(results).map(([category, questions]) => (
-        <section key={category} aria-label={CATEGORY_TITLES[category] ?? category}>
-          <h3 className="mb-2 text-sm font-semibold">{CATEGORY_TITLES[category] ?? category}</h3>
+        <section key={category} aria-label={titleOf(category)}>
+          <h3 className="mb-2 text-sm font-semibold">{titleOf(category)}</h3>
           {questions.length ? (
             <ul className="space-y-2">
               {questions.map((item, index) => (

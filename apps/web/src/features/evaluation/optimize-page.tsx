@@ -11,7 +11,7 @@ export const OptimizePage = () => {
   const runs = useRuns();
   const latest = runs.data?.runs.find((run) => run.status === 'completed') ?? null;
   const results = useRunResults(latest?.id ?? null);
-  const failures = (results.data?.conversations ?? []).filter((item) => !item.passed);
+  const failures = (results.data?.conversations ?? []).filter((item) => item.outcome === 'failed');
 
   return (
     <div className="mx-auto max-w-4xl">

@@ -1,6 +1,7 @@
 import { type TQuestion, VARIATIONS_MAX, VARIATIONS_MIN, WHEN_TO_ASK_MAX, WHEN_TO_ASK_MIN } from '@switchboard/core';
 import { Trash2 } from 'lucide-react';
 import { Button } from '../../components/ui/button';
+import { ChecksEditor } from './checks-editor';
 import { EditableText } from './editable-text';
 import { Stepper } from './stepper';
 
@@ -61,6 +62,17 @@ export const QuestionRow = ({
             onEditingChange={(isSuccessCriteriaEditing) => onChange({ isSuccessCriteriaEditing })}
           />
         </div>
+        {question.replay ? (
+          <p className="text-xs text-muted">
+            From a real conversation ({question.replay.source}): {question.replay.history.length} earlier messages are
+            replayed before it.
+          </p>
+        ) : null}
+        <ChecksEditor
+          checks={question.checks ?? []}
+          questionLabel={`question ${index + 1}`}
+          onChange={(checks) => onChange({ checks })}
+        />
       </div>
       <Button
         variant="ghost"

@@ -6,7 +6,8 @@ import { Button } from '../../components/ui/button';
 import { Card, Spinner } from '../../components/ui/card';
 import { Label, Select } from '../../components/ui/input';
 import { percent, useRunResults, useRuns } from './api';
-import { ConversationItem, ProgressSummary, RunStatusBadge } from './run-status';
+import { ConversationItem, OfflineRunNote, ProgressSummary, RunStatusBadge, RunStoppedNote } from './run-status';
+import { ShareReport } from './share-report';
 
 const linkButton =
   'inline-flex h-10 items-center gap-2 rounded-lg border border-border bg-surface px-4 text-sm font-medium text-foreground hover:bg-surface-2';
@@ -30,9 +31,11 @@ export const ResultsPage = () => {
         <h1 className="text-2xl font-semibold break-words">{run.name}</h1>
         <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted">
           {run.targetLabel} · testing model {run.testingModel} · {new Date(run.createdAt).toLocaleString()}
-          <RunStatusBadge status={run.status} />
+          <RunStatusBadge run={run} />
         </p>
       </div>
+      <OfflineRunNote run={run} />
+      <RunStoppedNote run={run} />
       <Card className="space-y-4">
         <p className="text-3xl font-semibold">
           {percent(run.progress.passRate)} <span className="text-base font-normal text-muted">passed overall</span>
@@ -50,6 +53,9 @@ export const ResultsPage = () => {
                   Passed
                 </th>
                 <th scope="col" className="py-1">
+                  Errors
+                </th>
+                <th scope="col" className="py-1">
                   Pass rate
                 </th>
               </tr>
@@ -59,8 +65,9 @@ export const ResultsPage = () => {
                 <tr key={item.category} className="border-b border-border/60">
                   <td className="py-1">{CATEGORY_LABELS[item.category]}</td>
                   <td className="py-1">
-                    {item.passed} / {item.total}
+                    {item.passed} / {item.passed + item.failed}
                   </td>
+                  <td className="py-1">{item.errors}</td>
                   <td className="py-1">{percent(item.passRate)}</td>
                 </tr>
               ))}
@@ -75,11 +82,44 @@ export const ResultsPage = () => {
             <Download size={16} aria-hidden="true" /> Export JSON
           </a>
           <a className={linkButton} href={`/api/evaluation/runs/${run.id}/report`} target="_blank" rel="noreferrer">
-            <FileText size={16} aria-hidden="true" /> Printable report
+            <FileText size={16} aria-hidden="true" /> Branded report (print or PDF)
             <span className="sr-only">(opens in a new tab)</span>
           </a>
+          <ShareReport runId={run.id} />
         </div>
       </Card>
+      {results.data.questions.length ? (
+        <Card>
+          <table className="w-full text-left text-sm">
+            <caption className="mb-2 text-left text-lg font-semibold">Results per question</caption>
+            <thead>
+              <tr className="border-b border-border">
+                <th scope="col" className="py-1">
+                  Question
+                </th>
+                <th scope="col" className="py-1">
+                  Variations passed
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {results.data.questions.map((item) => (
+                <tr
+                  key={item.questionKey}
+                  className="border-b border-border/60 align-top"
+                  data-question={item.questionKey}
+                >
+                  <td className="py-1 pr-2 break-words">{item.question}</td>
+                  <td className="py-1">
+                    {item.passed} of {item.passed + item.failed} passed
+                    {item.errors ? ` (${item.errors} not evaluated)` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      ) : null}
       <Card>
         <div className="flex flex-wrap items-end gap-2">
           <div className="min-w-0 flex-1">

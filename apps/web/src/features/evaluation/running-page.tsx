@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Card, Spinner } from '../../components/ui/card';
 import { toast } from '../../lib/toast';
 import { cancelEvaluation, useRunResults } from './api';
-import { ConversationItem, ProgressSummary, RunStatusBadge } from './run-status';
+import { ConversationItem, OfflineRunNote, ProgressSummary, RunStatusBadge, RunStoppedNote } from './run-status';
 
 const finished = (status: TEvaluationRun['status']) => ['completed', 'failed', 'cancelled'].includes(status);
 
@@ -67,9 +67,10 @@ export const RunningPage = () => {
           <h1 className="text-2xl font-semibold break-words">{current?.name ?? 'Evaluation'}</h1>
           {current ? (
             <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted">
-              {current.targetLabel} · testing model {current.testingModel} <RunStatusBadge status={current.status} />
+              {current.targetLabel} · testing model {current.testingModel} <RunStatusBadge run={current} />
             </p>
           ) : null}
+          {current ? <OfflineRunNote run={current} /> : null}
         </div>
         <div className="flex gap-2">
           {current && !finished(current.status) ? (
@@ -89,7 +90,10 @@ export const RunningPage = () => {
       </div>
       <Card aria-live="polite">
         {current ? <ProgressSummary run={current} /> : <Spinner label="Loading the run" />}
-        {current?.error ? <p className="mt-2 text-sm text-danger">{current.error}</p> : null}
+        {current?.error && current.status !== 'failed' ? (
+          <p className="mt-2 text-sm text-danger">{current.error}</p>
+        ) : null}
+        {current ? <RunStoppedNote run={current} /> : null}
       </Card>
       <section aria-label="Finished conversations">
         <h2 className="mb-2 text-lg font-semibold">Finished conversations</h2>

@@ -1,9 +1,19 @@
-import { EVALUATION_MESSAGES, type TTemplate } from '@switchboard/core';
+import {
+  EVALUATION_MESSAGES,
+  FOLLOW_UP_TURNS_MAX,
+  FOLLOW_UP_TURNS_MIN,
+  HALLUCINATION_CHOICES,
+  type TTemplate,
+} from '@switchboard/core';
 import { Card } from '../../components/ui/card';
 import { Label, Select, Textarea } from '../../components/ui/input';
+import { Stepper } from './stepper';
 import type { TestSettingsValues } from './use-test-settings';
 
-/** Template picker, Testing Model picker, initial message and user description. */
+/**
+ * Template picker, Testing Model picker, initial message and user description; then how the
+ * conversation should go, the judge's hallucination check and the follow-up turn limit.
+ */
 export const SettingsCard = ({
   values,
   templates,
@@ -70,6 +80,49 @@ export const SettingsCard = ({
         value={values.shortuserDescription}
         maxLength={4000}
         onChange={(event) => onChange('shortuserDescription', event.target.value)}
+      />
+    </div>
+    <div className="sm:col-span-2">
+      <Label htmlFor="conversation-flow">Conversation flow</Label>
+      <Textarea
+        id="conversation-flow"
+        value={values.conversationFlow}
+        maxLength={4000}
+        placeholder="How the simulated user leads up to the questions, e.g. asks about prices first, then about installation dates."
+        onChange={(event) => onChange('conversationFlow', event.target.value)}
+      />
+    </div>
+    <div>
+      <Label htmlFor="hallucination-choice">Hallucination check</Label>
+      <Select
+        id="hallucination-choice"
+        value={values.hallucinationChoice ?? ''}
+        onChange={(event) => onChange('hallucinationChoice', event.target.value || null)}
+      >
+        {HALLUCINATION_CHOICES.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </Select>
+    </div>
+    <div className="flex items-end">
+      <Stepper
+        label="Follow-up turns"
+        value={values.settings.followUpTurns ?? 0}
+        min={FOLLOW_UP_TURNS_MIN}
+        max={FOLLOW_UP_TURNS_MAX}
+        onChange={(followUpTurns) => onChange('settings', { ...values.settings, followUpTurns })}
+      />
+    </div>
+    <div className="sm:col-span-2">
+      <Label htmlFor="hallucination-instruction">Hallucination instruction</Label>
+      <Textarea
+        id="hallucination-instruction"
+        value={values.hallucinationInstruction}
+        maxLength={4000}
+        placeholder="What else the judge checks, e.g. prices must come from the price list."
+        onChange={(event) => onChange('hallucinationInstruction', event.target.value)}
       />
     </div>
   </Card>

@@ -37,7 +37,11 @@ const GROUP_TITLES: Record<TQuestionCategory, string> = {
 
 /** Generated categories go to the list of the same kind; industry, angry and custom labels are custom questions. */
 const listForGenerated = (category: string): TQuestionCategory =>
-  category === 'compliance' ? 'compliance' : category === 'prompthacking' ? 'promptHacking' : 'custom';
+  category === 'compliance'
+    ? 'compliance'
+    : category === 'prompthacking' || category.startsWith('redteam:')
+      ? 'promptHacking'
+      : 'custom';
 
 /** The test settings screen (spec/evaluation.md 2.1) for either evaluation type. */
 export const TestSettingsPage = ({ type }: { type: TEvaluationType }) => {
@@ -56,7 +60,11 @@ export const TestSettingsPage = ({ type }: { type: TEvaluationType }) => {
   const [running, setRunning] = useState(false);
   const [runError, setRunError] = useState<string | null>(null);
   const [upgrade, setUpgrade] = useState(false);
-  const generation = useQuestionGeneration({ testingModel: values.testingModel, prompt: values.settings.prompt });
+  const generation = useQuestionGeneration({
+    testingModel: values.testingModel,
+    prompt: values.settings.prompt,
+    assistantId: values.settings.assistant_id,
+  });
   const backPath =
     type === 'openai-assistants' ? '/new-evaluation/openai-assistants' : '/new-evaluation/openai-chatcompletion';
 
@@ -122,6 +130,7 @@ export const TestSettingsPage = ({ type }: { type: TEvaluationType }) => {
       newQuestion({
         text: item.question,
         successCriteria: item.criteria,
+        ...(item.whenToAsk ? { whenToAsk: item.whenToAsk } : {}),
         isEditing: false,
         isSuccessCriteriaEditing: false,
       }),
@@ -162,6 +171,12 @@ export const TestSettingsPage = ({ type }: { type: TEvaluationType }) => {
         error.code?.startsWith('BILLING_')
       ) {
         setUpgrade(true);
+        return;
+      }
+      // A missing or refused provider key: the shared dialog with its title and the way to the provider settings.
+      if (error instanceof ApiError && error.reason) {
+        setRunError(error.message);
+        showErrorDialog(error);
         return;
       }
       if (error instanceof ApiError && error.status === 422) {

@@ -5,9 +5,11 @@ import {
   type TCustomPrompt,
 } from '@switchboard/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../../lib/api';
 import { toast } from '../../lib/toast';
+import { showErrorDialog } from '../errors/error-dialog';
 import { pollQuestionGeneration, startQuestionGeneration } from './api';
-import type { GeneratedResults, GenerationCounts } from './generate-dialogs';
+import type { GeneratedResults, GenerationCounts, RedTeamSelection } from './generate-dialogs';
 
 const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -22,7 +24,7 @@ const wait = (ms: number, signal: AbortSignal) =>
  * The AI question generation flow: start, poll every 3 s for at most 100 attempts, then review.
  * Existing results are reopened instead of generating again.
  */
-export const useQuestionGeneration = (input: { testingModel: string; prompt: string }) => {
+export const useQuestionGeneration = (input: { testingModel: string; prompt: string; assistantId?: string }) => {
   const [generateOpen, setGenerateOpen] = useState(false);
   const [reviewOpen, setReviewOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -37,7 +39,7 @@ export const useQuestionGeneration = (input: { testingModel: string; prompt: str
   }, [results]);
 
   const generate = useCallback(
-    async (counts: GenerationCounts, customPrompts: TCustomPrompt[]) => {
+    async (counts: GenerationCounts, customPrompts: TCustomPrompt[], redTeam?: RedTeamSelection) => {
       abort.current?.abort();
       const controller = new AbortController();
       abort.current = controller;
@@ -52,7 +54,14 @@ export const useQuestionGeneration = (input: { testingModel: string; prompt: str
           customPrompts: customPrompts.filter((item) => item.label.trim()),
           prompt: input.prompt,
           testing_model: input.testingModel || undefined,
-        }).catch(() => null);
+          ...(input.assistantId ? { assistant_id: input.assistantId } : {}),
+          redTeam: redTeam?.ids ?? [],
+          redTeamCount: redTeam?.count ?? 2,
+        }).catch((error: unknown) => {
+          // A missing provider key is explained by the shared dialog; other failures by the toast.
+          if (error instanceof ApiError && error.reason) showErrorDialog(error);
+          return null;
+        });
         const id = started?.data?.generatequestionsId;
         if (!id) {
           toast.error(EVALUATION_MESSAGES.generationStartFailed);
@@ -82,7 +91,7 @@ export const useQuestionGeneration = (input: { testingModel: string; prompt: str
         if (abort.current === controller) setBusy(false);
       }
     },
-    [input.prompt, input.testingModel],
+    [input.prompt, input.testingModel, input.assistantId],
   );
 
   const mark = useCallback((category: string, index: number, status: 'added' | 'rejected') => {

@@ -18,22 +18,6 @@ export const resourcesRoutes: FeatureRoutes = {
       element: <FeaturePending title="Launch Agents" description="Deploy agents to production channels." />,
     },
     {
-      path: '/marketplace',
-      element: <FeaturePending title="AI Marketplace" description="Post AI projects and find agencies." />,
-    },
-    {
-      path: '/howitworks',
-      element: <FeaturePending title="Video Guides" description="Guides from the Switchboard community." />,
-    },
-    {
-      path: '/support',
-      element: <FeaturePending title="Support Center" description="Help with your account and agents." />,
-    },
-    {
-      path: '/affiliate',
-      element: <FeaturePending title="Affiliate Program" description="Earn by referring agencies." />,
-    },
-    {
       path: '/aimentor',
       element: <FeaturePending title="AI Mentor" description="Guidance for building better agents." />,
     },

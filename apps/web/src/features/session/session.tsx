@@ -44,7 +44,12 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
 
   const accounts = accountsQuery.data?.accounts ?? [];
   const subaccounts = useMemo(() => accounts.flatMap((account) => account.subaccounts), [accounts]);
-  const currentSubaccount = subaccounts.find((item) => item.id === selectedId) ?? subaccounts[0] ?? null;
+  // The workspace never opens on a sub-account the plan has locked while an unlocked one exists.
+  const currentSubaccount =
+    subaccounts.find((item) => item.id === selectedId && !item.locked) ??
+    subaccounts.find((item) => !item.locked) ??
+    subaccounts[0] ??
+    null;
   setCurrentSubaccountId(currentSubaccount?.id ?? null);
 
   const selectSubaccount = useCallback((id: string) => {

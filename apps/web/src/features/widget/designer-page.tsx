@@ -89,7 +89,7 @@ const Designer = ({ connection, role }: { connection: TConnection; role: Connect
               readOnly={viewer}
             />
           </section>
-          <EmbedCode connection={connection} />
+          <EmbedCode connection={connection} admin={role === 'admin'} />
         </div>
         <Card className="h-fit">
           <h2 className="mb-4 font-semibold">Settings</h2>

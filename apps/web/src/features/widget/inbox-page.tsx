@@ -37,7 +37,7 @@ export const InboxRoute = () => {
   );
 };
 
-const Inbox = ({ connectionId, canReply }: { connectionId: string; canReply: boolean }) => {
+export const Inbox = ({ connectionId, canReply }: { connectionId: string; canReply: boolean }) => {
   const client = useQueryClient();
   const [selected, setSelected] = useState<string | null>(null);
   const [limit, setLimit] = useState(25);

@@ -8,6 +8,7 @@ import {
 } from '@switchboard/core';
 import { MessageCircle, Send, X } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Markdown } from '../../components/markdown';
 import { api } from '../../lib/api';
 import { readableOn } from '../theme/theme';
 import { LogoImage } from './logo-image';
@@ -23,6 +24,8 @@ const nextId = () => {
   lastId += 1;
   return lastId;
 };
+
+const PREVIEW_HEIGHT = 700;
 
 const CORNER: Record<TWidgetSettings['placement'], string> = {
   'bottom-right': 'bottom-5 right-5 items-end',
@@ -114,8 +117,8 @@ export const LivePreview = ({
       style={{
         width: block ? '100%' : Math.min(settings.width, 600),
         maxWidth: '100%',
+        // The widget's true height (up to 700 px); the preview area grows to hold it and the launcher.
         height: settings.height,
-        maxHeight: block ? undefined : 620,
         background: dark ? '#0d0e12' : '#f8fafc',
         color: dark ? '#f3f4f6' : '#0f172a',
       }}
@@ -146,7 +149,7 @@ export const LivePreview = ({
       </header>
       <div
         ref={listRef}
-        className="flex-1 space-y-3 overflow-y-auto p-4"
+        className="min-h-0 flex-1 space-y-3 overflow-y-auto p-4"
         style={{ height: settings.height - MESSAGE_AREA_OFFSET }}
       >
         {shown.map((message) => (
@@ -168,16 +171,20 @@ export const LivePreview = ({
                 )}
               </span>
             ) : null}
-            <p
-              className="max-w-[80%] rounded-2xl px-3 py-2 text-sm break-words whitespace-pre-wrap"
+            <div
+              className="max-w-[80%] rounded-2xl px-3 py-2 text-sm break-words"
               style={
                 message.role === 'user'
                   ? { background: settings.themeColor, color: onColour }
                   : { background: dark ? '#23262f' : '#e9eef5' }
               }
             >
-              {message.content}
-            </p>
+              {message.role === 'assistant' ? (
+                <Markdown text={message.content} />
+              ) : (
+                <p className="whitespace-pre-wrap">{message.content}</p>
+              )}
+            </div>
           </div>
         ))}
         {loading ? (
@@ -221,9 +228,13 @@ export const LivePreview = ({
     );
 
   const showBubble = bubble.enabled && bubbleVisible && !bubbleDismissed && !open;
+  // 700 px, or more when the open widget, the 12 px gap, the launcher and both 20 px margins need it,
+  // so neither the input row (bottom placements) nor the header (top placements) is cut off.
+  const previewHeight = Math.max(PREVIEW_HEIGHT, open ? settings.height + 12 + launcherSize + 40 : 0);
   return (
     <section
-      className="relative h-[700px] overflow-hidden rounded-xl border border-border bg-surface-2"
+      className="relative overflow-hidden rounded-xl border border-border bg-surface-2"
+      style={{ height: previewHeight }}
       aria-label="Live Preview"
     >
       <div

@@ -1,11 +1,13 @@
 import type { TInboxTranscript } from '@switchboard/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Markdown } from '../../components/markdown';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Textarea } from '../../components/ui/input';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { AddToTestSet } from '../evaluation/add-to-test-set';
 
 const WHO = { user: 'Visitor', assistant: 'Agent', human: 'Team' } as const;
 
@@ -54,23 +56,26 @@ export const Transcript = ({
           </p>
         </div>
         {canReply ? (
-          <Button
-            variant={handled ? 'secondary' : 'primary'}
-            size="sm"
-            disabled={takeover.isPending}
-            onClick={() => takeover.mutate(!handled)}
-          >
-            {handled ? 'Hand back to agent' : 'Take over'}
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <AddToTestSet threadId={thread.threadId} />
+            <Button
+              variant={handled ? 'secondary' : 'primary'}
+              size="sm"
+              disabled={takeover.isPending}
+              onClick={() => takeover.mutate(!handled)}
+            >
+              {handled ? 'Hand back to agent' : 'Take over'}
+            </Button>
+          </div>
         ) : null}
       </div>
       <ol aria-label="Transcript" className="flex-1 space-y-3 overflow-y-auto p-4">
         {transcript.messages.map((message) => (
           <li key={message.id} className={cn('flex flex-col', message.role === 'user' ? 'items-start' : 'items-end')}>
             <span className="text-xs text-muted">{WHO[message.role]}</span>
-            <p
+            <div
               className={cn(
-                'max-w-[80%] rounded-2xl px-3 py-2 text-sm break-words whitespace-pre-wrap',
+                'max-w-[80%] rounded-2xl px-3 py-2 text-sm break-words',
                 message.role === 'user'
                   ? 'bg-surface-2'
                   : message.role === 'human'
@@ -78,8 +83,12 @@ export const Transcript = ({
                     : 'border border-border',
               )}
             >
-              {message.content}
-            </p>
+              {message.role === 'user' ? (
+                <p className="whitespace-pre-wrap">{message.content}</p>
+              ) : (
+                <Markdown text={message.content} />
+              )}
+            </div>
           </li>
         ))}
       </ol>

@@ -1,8 +1,9 @@
 import { canToggleThemeOn } from '@switchboard/core';
-import { ChevronUp, LayoutDashboard, LogOut, Moon, Settings, Sun } from 'lucide-react';
+import { Award, ChevronUp, LayoutDashboard, LogOut, Moon, Settings, Sun } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useLocation, useNavigate } from 'react-router';
 import { cn } from '../../lib/cn';
+import { useRank } from '../rank/use-rank';
 import { useSession } from '../session/session';
 import { useTheme } from '../theme/theme';
 import { formatCredits, useCredits } from './credits';
@@ -27,6 +28,7 @@ export const Avatar = ({ name, image, size = 32 }: { name: string; image?: strin
 export const AccountMenu = ({ expanded }: { expanded: boolean }) => {
   const { user, signOut } = useSession();
   const credits = useCredits();
+  const rank = useRank();
   const theme = useTheme();
   const navigate = useNavigate();
   const location = useLocation();
@@ -53,6 +55,11 @@ export const AccountMenu = ({ expanded }: { expanded: boolean }) => {
               />
             </span>
           ) : null}
+          {rank.data ? (
+            <span className="mt-1 block truncate text-xs text-muted">
+              Level {rank.data.level} · {rank.data.levelName}
+            </span>
+          ) : null}
         </span>
         <ChevronUp size={16} className={cn('text-muted', expanded ? 'block' : 'hidden')} aria-hidden="true" />
       </DropdownMenu.Trigger>
@@ -65,6 +72,10 @@ export const AccountMenu = ({ expanded }: { expanded: boolean }) => {
         >
           <DropdownMenu.Item className={itemClass} onSelect={() => navigate('/build')}>
             <LayoutDashboard size={16} aria-hidden="true" /> Dashboard
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className={itemClass} onSelect={() => navigate('/profile')}>
+            <Award size={16} aria-hidden="true" />
+            {rank.data ? `Profile · Level ${rank.data.level}` : 'Profile'}
           </DropdownMenu.Item>
           <DropdownMenu.Item className={itemClass} onSelect={() => navigate('/settings')}>
             <Settings size={16} aria-hidden="true" /> Settings

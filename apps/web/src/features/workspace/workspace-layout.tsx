@@ -169,6 +169,44 @@ const SidebarContent = ({
   );
 };
 
+/**
+ * The phone's bottom bar: the four main items one tap away on every workspace page (the header's
+ * menu button is hidden on agents paths), and More opening the drawer with everything else.
+ */
+const MobileBar = ({ onMore, moreOpen }: { onMore: () => void; moreOpen: boolean }) => {
+  const { pathname } = useLocation();
+  const active = activeItemPath(pathname, [...WORKSPACE_MAIN_ITEMS, ...WORKSPACE_RESOURCE_ITEMS]);
+  const cell = 'flex min-w-0 flex-1 flex-col items-center justify-center gap-0.5 text-[11px] font-medium';
+  return (
+    <nav
+      aria-label="Quick navigation"
+      className="fixed inset-x-0 bottom-0 z-30 flex h-16 border-t border-border bg-surface pb-[env(safe-area-inset-bottom)]"
+    >
+      {WORKSPACE_MAIN_ITEMS.map((item) => (
+        <Link
+          key={item.path}
+          to={item.path}
+          aria-current={active === item.path ? 'page' : undefined}
+          className={cn(cell, active === item.path ? 'text-foreground' : 'text-muted')}
+        >
+          <span
+            className={cn('rounded-full px-3 py-0.5', active === item.path && 'bg-primary text-primary-foreground')}
+          >
+            {ICONS[item.path]}
+          </span>
+          <span className="max-w-full truncate">{item.label}</span>
+        </Link>
+      ))}
+      <button type="button" className={cn(cell, 'text-muted')} aria-expanded={moreOpen} onClick={onMore}>
+        <span className="px-3 py-0.5">
+          <Menu size={20} aria-hidden="true" />
+        </span>
+        More
+      </button>
+    </nav>
+  );
+};
+
 /** The workspace: sidebar (70 px collapsed, 240 px on hover; 280 px drawer on mobile) and header. */
 export const WorkspaceLayout = () => {
   const { user, loading } = useSession();
@@ -275,12 +313,13 @@ export const WorkspaceLayout = () => {
               <h1 className={cn('truncate font-semibold', short ? 'text-base' : 'text-lg')}>{title}</h1>
               <div ref={header.slotRef} className="ml-auto flex items-center gap-2" />
             </header>
-            <main className={cn('flex-1', short ? 'p-3 sm:p-4' : 'p-6')}>
+            <main className={cn('flex-1', short ? 'p-3 sm:p-4' : 'p-6', mobile && 'pb-20')}>
               <PageSuspense>
                 <Outlet />
               </PageSuspense>
             </main>
           </div>
+          {mobile ? <MobileBar onMore={() => setDrawerOpen(true)} moreOpen={drawerOpen} /> : null}
         </div>
       </PageHeaderProvider>
     </ThemeScope>

@@ -106,6 +106,9 @@ export const DemoView = ({ demo, mode }: { demo: TPublicDemo; mode: DemoMode }) 
     demo.type === 'website' && background.counterPosition === widgetCorner
       ? (`${widgetCorner.startsWith('top') ? 'bottom' : 'top'}-${widgetCorner.split('-')[1]}` as TDemoCorner)
       : background.counterPosition;
+  // The standard chat is as wide as the screen allows: on wide screens the note takes a column
+  // beside it instead of lying over its bubbles.
+  const cardBeside = showCard && wide && demo.type === 'standard' && !fullBleed;
   const cardProps = {
     header: settings.clientMessage.header,
     body: settings.clientMessage.body,
@@ -130,22 +133,28 @@ export const DemoView = ({ demo, mode }: { demo: TPublicDemo; mode: DemoMode }) 
           <h1 style={{ color: background.titleColor, fontSize: background.titleSize }}>{title}</h1>
         </header>
       ) : null}
-      {showCard && !wide ? (
-        <div className="flex justify-center p-4 pb-0">
-          <ClientMessageCard {...cardProps} />
-        </div>
-      ) : null}
-      <div className={cn('relative flex flex-1', fullBleed ? 'min-h-[inherit]' : 'items-center justify-center p-4')}>
+      <div
+        className={cn(
+          'relative flex flex-1',
+          fullBleed ? 'min-h-[inherit]' : 'items-center justify-center gap-6 p-4',
+          cardBeside && settings.clientMessage.position === 'left' && 'flex-row-reverse',
+        )}
+      >
         <div
           className={cn(
-            fullBleed ? 'absolute inset-0' : 'flex w-full justify-center',
+            fullBleed ? 'absolute inset-0' : 'flex w-full min-w-0 justify-center',
             demo.type === 'standard' && !fullBleed && 'h-[70vh]',
           )}
           style={shift ? { transform: `translateX(${shift}px)` } : undefined}
         >
           <Presentation demo={demo} mode={mode} chat={chat} onShare={onShare} onCount={setCount} />
         </div>
-        {showCard && wide ? (
+        {cardBeside ? (
+          <div className="shrink-0">
+            <ClientMessageCard {...cardProps} />
+          </div>
+        ) : null}
+        {showCard && wide && !cardBeside ? (
           <div
             className={cn(
               'absolute z-20',
@@ -157,6 +166,13 @@ export const DemoView = ({ demo, mode }: { demo: TPublicDemo; mode: DemoMode }) 
           </div>
         ) : null}
       </div>
+      {showCard && !wide ? (
+        // On a phone the note follows the demo, so the chat's input stays above the fold and the
+        // request badge (a corner of the page) never covers the note's close button.
+        <div className={cn('flex justify-center p-4', counterCorner.startsWith('bottom') && 'pb-16')}>
+          <ClientMessageCard {...cardProps} />
+        </div>
+      ) : null}
       {background.showRequestCounter && mode !== 'embedded' ? (
         <RequestCounter count={count} limit={demo.requestLimit} corner={counterCorner} />
       ) : null}

@@ -1,6 +1,7 @@
 import type { TPublicDemo } from '@switchboard/core';
 import { Send } from 'lucide-react';
 import { type CSSProperties, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { Markdown } from '../../../components/markdown';
 import { cn } from '../../../lib/cn';
 import type { DemoChatMessage, useDemoChat } from '../use-demo-chat';
 
@@ -152,15 +153,16 @@ export const MessageList = ({
           className={cn('flex items-end gap-2', message.type === 'user' ? 'justify-end' : 'justify-start')}
         >
           {message.type === 'bot' ? renderBotPrefix?.() : null}
-          <p
-            className={cn(
-              'max-w-[80%] whitespace-pre-wrap break-words px-3 py-2 text-sm',
-              bubbles.shape ?? 'rounded-2xl',
-            )}
+          <div
+            className={cn('max-w-[80%] break-words px-3 py-2 text-sm', bubbles.shape ?? 'rounded-2xl')}
             style={message.type === 'user' ? bubbles.user : bubbles.bot}
           >
-            {message.content}
-          </p>
+            {message.type === 'bot' ? (
+              <Markdown text={message.content} />
+            ) : (
+              <p className="whitespace-pre-wrap">{message.content}</p>
+            )}
+          </div>
         </div>
       ))}
       {pending ? <TypingIndicator color={typingColor} /> : null}

@@ -13,6 +13,11 @@ describe('demo widget size (section 5)', () => {
     expect(demoWidgetSize(settings, 'shared', 390)).toEqual({ width: 420, height: 600 });
     expect(demoWidgetSize(settings, 'embedded', 390)).toEqual({ width: 420, height: 600 });
   });
+  it('never outgrows a phone screen once its height is known', () => {
+    expect(demoWidgetSize(settings, 'shared', 390, 844)).toEqual({ width: 350, height: 600 });
+    expect(demoWidgetSize(settings, 'shared', 390, 560)).toEqual({ width: 350, height: 520 });
+    expect(demoWidgetSize(settings, 'shared', 1280, 560)).toEqual({ width: 420, height: 600 });
+  });
   it('uses the embed size when not responsive', () => {
     const fixed = { ...settings, embedSettings: { responsive: false, width: '500px', height: 640 } };
     expect(demoWidgetSize(fixed, 'shared', 1280)).toEqual({ width: 500, height: 640 });

@@ -18,7 +18,8 @@ export const SmsView = ({ demo, mode, chat, onShare }: PresentationProps) => {
           width: small ? 300 : 320,
           height: small ? 640 : 740,
           maxWidth: '100%',
-          maxHeight: small ? undefined : 'calc(100vh - 80px)',
+          // The Clear and Share row sits below the frame: both stay on screen on a phone.
+          maxHeight: small ? undefined : 'calc(100dvh - 96px)',
           background: palette.surface,
           color: palette.text,
         }}

@@ -13,7 +13,7 @@ import {
   paletteFor,
   textOn,
 } from './parts';
-import { demoWidgetSize, useViewportWidth } from './size';
+import { demoWidgetSize, useViewportHeight, useViewportWidth } from './size';
 import { WebsiteBackground } from './website-background';
 
 const cornerStyle = (corner: TDemoCorner, gap = 0): CSSProperties => {
@@ -37,7 +37,8 @@ export const WebsiteWidget = ({ demo, mode, chat, onShare }: PresentationProps) 
   const [bubbleVisible, setBubbleVisible] = useState(false);
   const [bubbleDismissed, setBubbleDismissed] = useState(false);
   const screenWidth = useViewportWidth();
-  const size = demoWidgetSize(settings, mode, screenWidth);
+  const screenHeight = useViewportHeight();
+  const size = demoWidgetSize(settings, mode, screenWidth, mode === 'editor' ? 0 : screenHeight);
   const corner = settings.platformSettings.position;
   const accent = accentOf(demo);
   const palette = paletteFor(settings.theme);

@@ -1,0 +1,279 @@
+import {
+  fitText,
+  type TChannelConnection,
+  type TCreateChannelConnectionRequest,
+  type TMessagingChannel,
+  type TTwilioCredentials,
+  type TUpdateChannelConnectionRequest,
+  type WidgetSettings,
+} from '@switchboard/core';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { decryptSecret, encryptSecret, maskTail } from '../../platform/crypto';
+import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { TtlCache } from '../../platform/ttl-cache';
+import { assertWithinLimit } from '../billing/limits';
+import { findAgentInSubaccount } from '../connections/repo';
+import { connections } from '../connections/schema';
+import { SANDBOX_SENDER, SandboxTransport } from './sandbox-transport';
+import { channelAccounts } from './schema';
+import { type ChannelTransport, TransportError } from './transport';
+import { TwilioTransport } from './twilio-transport';
+
+type ConnectionRow = typeof connections.$inferSelect;
+type AccountRow = typeof channelAccounts.$inferSelect;
+
+/** An SMS or WhatsApp connection with how it sends. */
+export interface Channel {
+  connection: ConnectionRow & { type: TMessagingChannel };
+  account: AccountRow;
+}
+
+const TYPE_NAMES = { sms: 'SMS Agent', whatsapp: 'WhatsApp Agent' } as const;
+const isMessaging = (type: string): type is TMessagingChannel => type === 'sms' || type === 'whatsapp';
+
+export const webhookUrlOf = (deps: Deps, connectionId: string) =>
+  `${deps.publicUrl.replace(/\/$/, '')}/api/webhooks/twilio/${connectionId}`;
+
+const toView = (deps: Deps, { connection, account }: Channel): TChannelConnection => ({
+  connectionId: connection.id,
+  subaccountId: connection.subaccountId,
+  type: connection.type,
+  connectionName: connection.name,
+  buildId: connection.buildId,
+  transport: account.transport,
+  accountSid: account.accountSid,
+  secretLast4: account.secretLast4,
+  credentialKind: account.credentialKind,
+  sender: {
+    phoneNumber: account.senderPhone ?? (account.transport === 'sandbox' ? SANDBOX_SENDER : null),
+    messagingServiceSid: account.messagingServiceSid,
+  },
+  sendRatePerSecond: account.sendRatePerSecond,
+  webhookUrl: webhookUrlOf(deps, connection.id),
+  verifiedAt: account.verifiedAt?.toISOString() ?? null,
+  createdAt: connection.createdAt.toISOString(),
+});
+
+/** The connection and its transport settings, whoever asks (webhooks have no tenant yet). */
+export const findChannel = async (db: Db, connectionId: string): Promise<Channel | null> => {
+  if (!/^con_[a-z0-9]{1,40}$/.test(connectionId)) return null;
+  const rows = await db
+    .select({ connection: connections, account: channelAccounts })
+    .from(connections)
+    .innerJoin(channelAccounts, eq(channelAccounts.connectionId, connections.id))
+    .where(eq(connections.id, connectionId))
+    .limit(1);
+  const row = rows[0];
+  if (!row || !isMessaging(row.connection.type)) return null;
+  return row as Channel;
+};
+
+/** The channel if it belongs to the sub-account; CONNECTION_NOT_FOUND (404) otherwise. */
+export const ownedChannel = async (db: Db, subaccountId: string, connectionId: string): Promise<Channel> => {
+  const channel = await findChannel(db, connectionId);
+  if (!channel || channel.connection.subaccountId !== subaccountId)
+    throw new AppError('CONNECTION_NOT_FOUND', 'This SMS or WhatsApp connection does not exist.');
+  return channel;
+};
+
+export const listChannels = async (deps: Deps, subaccountId: string, type: TMessagingChannel) => {
+  const rows = await deps.db
+    .select({ connection: connections, account: channelAccounts })
+    .from(connections)
+    .innerJoin(channelAccounts, eq(channelAccounts.connectionId, connections.id))
+    .where(and(eq(connections.subaccountId, subaccountId), eq(connections.type, type)))
+    .orderBy(desc(connections.createdAt))
+    .limit(100);
+  return { connections: rows.map((row) => toView(deps, row as Channel)) };
+};
+
+export const getChannel = async (deps: Deps, subaccountId: string, connectionId: string) =>
+  toView(deps, await ownedChannel(deps.db, subaccountId, connectionId));
+
+const transports = new TtlCache<ChannelTransport>(60_000, 2000);
+const sandbox = new SandboxTransport();
+
+/** The transport a channel sends with (cached per saved version of its settings). */
+export const transportOf = (deps: Deps, account: AccountRow): ChannelTransport => {
+  if (account.transport === 'sandbox') return sandbox;
+  const key = `${account.connectionId}:${account.updatedAt.getTime()}`;
+  const hit = transports.get(key);
+  if (hit) return hit;
+  if (!account.accountSid || !account.secretEncrypted)
+    throw new AppError('TWILIO_AUTH_FAILED', 'This connection has no Twilio credentials. Enter them again.');
+  const secret = decryptSecret(deps.env, account.secretEncrypted);
+  const transport = new TwilioTransport({
+    accountSid: account.accountSid,
+    username: account.credentialKind === 'api_key' ? (account.apiKeySid ?? '') : account.accountSid,
+    password: secret,
+    senderPhone: account.senderPhone,
+    messagingServiceSid: account.messagingServiceSid,
+    apiUrl: deps.env.TWILIO_API_URL,
+  });
+  transports.set(key, transport);
+  return transport;
+};
+
+/** The auth token that signs this connection's webhooks, or null (sandbox, or an API key without it). */
+export const webhookTokenOf = (deps: Deps, account: AccountRow): string | null =>
+  account.webhookTokenEncrypted ? decryptSecret(deps.env, account.webhookTokenEncrypted) : null;
+
+/** Checks the credentials with one cheap call before anything is saved. */
+const verifyCredentials = async (deps: Deps, credentials: TTwilioCredentials) => {
+  const apiKey = Boolean(credentials.apiKeySid && credentials.apiKeySecret);
+  const transport = new TwilioTransport({
+    accountSid: credentials.accountSid,
+    username: apiKey ? (credentials.apiKeySid as string) : credentials.accountSid,
+    password: (apiKey ? credentials.apiKeySecret : credentials.authToken) as string,
+    senderPhone: null,
+    messagingServiceSid: null,
+    apiUrl: deps.env.TWILIO_API_URL,
+    timeoutMs: 10_000,
+  });
+  try {
+    await transport.verify();
+  } catch (error) {
+    if (error instanceof TransportError && (error.authFailed || error.httpStatus === 404))
+      throw new AppError(
+        'TWILIO_AUTH_FAILED',
+        'Twilio refused these credentials. Check the Account SID and the token.',
+        {
+          field: 'twilio.authToken',
+        },
+      );
+    throw new AppError('TWILIO_API_ERROR', `Twilio could not check the credentials: ${(error as Error).message}`);
+  }
+};
+
+/** The stored form of verified credentials (secrets encrypted). */
+const credentialColumns = (deps: Deps, credentials: TTwilioCredentials | null) => {
+  if (!credentials)
+    return {
+      transport: 'sandbox' as const,
+      accountSid: null,
+      credentialKind: null,
+      apiKeySid: null,
+      secretEncrypted: null,
+      secretLast4: null,
+      webhookTokenEncrypted: null,
+      verifiedAt: null,
+    };
+  const apiKey = Boolean(credentials.apiKeySid && credentials.apiKeySecret);
+  const secret = (apiKey ? credentials.apiKeySecret : credentials.authToken) as string;
+  return {
+    transport: 'twilio' as const,
+    accountSid: credentials.accountSid,
+    credentialKind: apiKey ? ('api_key' as const) : ('auth_token' as const),
+    apiKeySid: apiKey ? (credentials.apiKeySid ?? null) : null,
+    secretEncrypted: encryptSecret(deps.env, secret),
+    secretLast4: maskTail(secret),
+    webhookTokenEncrypted: credentials.authToken ? encryptSecret(deps.env, credentials.authToken) : null,
+    verifiedAt: new Date(),
+  };
+};
+
+const needSender = (sender: { phoneNumber?: string | null; messagingServiceSid?: string | null } | undefined) => {
+  if (!sender?.phoneNumber && !sender?.messagingServiceSid)
+    throw new AppError('VALIDATION_ERROR', 'Enter the sending phone number or a messaging service SID', {
+      field: 'sender.phoneNumber',
+    });
+};
+
+export const createChannel = async (
+  deps: Deps,
+  tenant: { subaccountId: string; accountId: string },
+  input: TCreateChannelConnectionRequest,
+): Promise<TChannelConnection> => {
+  const agent = await findAgentInSubaccount(deps.db, input.buildId, tenant.subaccountId);
+  if (!agent) throw new AppError('BUILD_NOT_FOUND', 'Pick an agent of this sub-account', { field: 'buildId' });
+  if (input.twilio) {
+    needSender(input.sender);
+    await verifyCredentials(deps, input.twilio);
+  }
+  const id = newId('connection');
+  const now = new Date();
+  await deps.db.transaction(async (tx) => {
+    await assertWithinLimit(deps, tenant.accountId, 'connections', {
+      tx,
+      subaccountId: tenant.subaccountId,
+      connectionType: input.type,
+    });
+    await tx.insert(connections).values({
+      id,
+      subaccountId: tenant.subaccountId,
+      accountId: tenant.accountId,
+      type: input.type,
+      name:
+        input.connectionName ??
+        `${fitText(agent.name, 80 - TYPE_NAMES[input.type].length - 1)} ${TYPE_NAMES[input.type]}`,
+      // Threads of a connection carry its id as their channel ref, as a widget's carry its widget id.
+      widgetId: id,
+      buildId: agent.id,
+      settings: {} as WidgetSettings,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.insert(channelAccounts).values({
+      connectionId: id,
+      subaccountId: tenant.subaccountId,
+      ...credentialColumns(deps, input.twilio ?? null),
+      senderPhone: input.twilio ? (input.sender?.phoneNumber ?? null) : null,
+      messagingServiceSid: input.twilio ? (input.sender?.messagingServiceSid ?? null) : null,
+      sendRatePerSecond: input.sendRatePerSecond ?? (input.twilio ? 1 : 0),
+      updatedAt: now,
+    });
+  });
+  return getChannel(deps, tenant.subaccountId, id);
+};
+
+export const updateChannel = async (
+  deps: Deps,
+  subaccountId: string,
+  connectionId: string,
+  input: TUpdateChannelConnectionRequest,
+): Promise<TChannelConnection> => {
+  const channel = await ownedChannel(deps.db, subaccountId, connectionId);
+  if (input.buildId && !(await findAgentInSubaccount(deps.db, input.buildId, subaccountId)))
+    throw new AppError('BUILD_NOT_FOUND', 'Pick an agent of this sub-account', { field: 'buildId' });
+  const twilioAfter = input.twilio === undefined ? channel.account.transport === 'twilio' : input.twilio !== null;
+  if (input.twilio) {
+    needSender(
+      input.sender ?? {
+        phoneNumber: channel.account.senderPhone,
+        messagingServiceSid: channel.account.messagingServiceSid,
+      },
+    );
+    await verifyCredentials(deps, input.twilio);
+  }
+  const now = new Date();
+  await deps.db.transaction(async (tx) => {
+    if (input.buildId || input.connectionName)
+      await tx
+        .update(connections)
+        .set({
+          ...(input.buildId ? { buildId: input.buildId } : {}),
+          ...(input.connectionName ? { name: input.connectionName } : {}),
+          updatedAt: now,
+        })
+        .where(eq(connections.id, connectionId));
+    await tx
+      .update(channelAccounts)
+      .set({
+        ...(input.twilio !== undefined ? credentialColumns(deps, input.twilio) : {}),
+        ...(input.sender && twilioAfter
+          ? {
+              senderPhone: input.sender.phoneNumber ?? null,
+              messagingServiceSid: input.sender.messagingServiceSid ?? null,
+            }
+          : {}),
+        ...(input.twilio === null ? { senderPhone: null, messagingServiceSid: null } : {}),
+        ...(input.sendRatePerSecond !== undefined ? { sendRatePerSecond: input.sendRatePerSecond } : {}),
+        updatedAt: now,
+      })
+      .where(eq(channelAccounts.connectionId, connectionId));
+  });
+  return getChannel(deps, subaccountId, connectionId);
+};

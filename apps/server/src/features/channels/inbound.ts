@@ -1,0 +1,244 @@
+import { KEYWORD_REPLIES, keywordOf, splitMessage, splitSms, WHATSAPP_PART_LIMIT } from '@switchboard/core';
+import { and, desc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { enqueueJob, registerJobHandler } from '../../platform/jobs';
+import { answerVisitor, VISITOR_UNAVAILABLE } from '../billing/channel-gate';
+import { replyAsAgent } from '../conversations/reply';
+import { threads } from '../conversations/schema';
+import { getSmsSettings } from '../theme/service';
+import { type Channel, findChannel } from './connections';
+import { contactForPhone, setOptOut } from './contacts';
+import { publishMessage, queueOutbound } from './outbound';
+import { campaignRecipients, campaigns, channelMessages, contacts } from './schema';
+
+export const CHANNEL_INBOUND_JOB = 'channel:inbound';
+/** A reply counts for a campaign sent to the number this recently. */
+const REPLY_ATTRIBUTION_MS = 7 * 86_400_000;
+
+export interface InboundMessage {
+  from: string;
+  body: string;
+  /** The provider's id (Twilio's MessageSid); the same id twice is one message. */
+  providerSid: string;
+  mediaUrls: string[];
+}
+
+/**
+ * Stores an inbound message and the job that answers it, in one transaction. A message whose
+ * provider id was already stored is a duplicate (Twilio retries webhooks): nothing happens.
+ */
+export const receiveInbound = async (deps: Deps, channel: Channel, message: InboundMessage) => {
+  const id = newId('channelMessage');
+  const stored = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(channelMessages)
+      .values({
+        id,
+        subaccountId: channel.connection.subaccountId,
+        connectionId: channel.connection.id,
+        direction: 'inbound',
+        contactPhone: message.from,
+        body: message.body,
+        mediaUrls: message.mediaUrls,
+        status: 'received',
+        providerSid: message.providerSid,
+        transport: channel.account.transport,
+      })
+      .onConflictDoNothing()
+      .returning({ id: channelMessages.id });
+    if (!row) return false;
+    await enqueueJob(
+      deps,
+      {
+        type: CHANNEL_INBOUND_JOB,
+        payload: { messageId: id },
+        subaccountId: channel.connection.subaccountId,
+        accountId: channel.connection.accountId,
+        idempotencyKey: `inbound:${id}`,
+      },
+      tx,
+    );
+    return true;
+  });
+  if (stored)
+    await publishMessage(deps, { id, connectionId: channel.connection.id, status: 'received', direction: 'inbound' });
+  return { duplicate: !stored, messageId: stored ? id : null };
+};
+
+/** Marks the latest campaign message to this number as replied to (or opted out of). */
+const attributeToCampaign = async (deps: Deps, channel: Channel, phone: string, what: 'replied' | 'opted_out') => {
+  const column = what === 'replied' ? campaignRecipients.repliedAt : campaignRecipients.optedOutAt;
+  const [latest] = await deps.db
+    .select({ id: campaignRecipients.id })
+    .from(campaignRecipients)
+    .innerJoin(campaigns, eq(campaigns.id, campaignRecipients.campaignId))
+    .where(
+      and(
+        eq(campaigns.connectionId, channel.connection.id),
+        eq(campaignRecipients.phone, phone),
+        isNotNull(campaignRecipients.sentAt),
+        gt(campaignRecipients.sentAt, new Date(Date.now() - REPLY_ATTRIBUTION_MS)),
+        isNull(column),
+      ),
+    )
+    .orderBy(desc(campaignRecipients.sentAt))
+    .limit(1);
+  if (!latest) return;
+  await deps.db
+    .update(campaignRecipients)
+    .set(what === 'replied' ? { repliedAt: new Date() } : { optedOutAt: new Date() })
+    .where(eq(campaignRecipients.id, latest.id));
+};
+
+const latestThread = async (deps: Deps, channel: Channel, phone: string) => {
+  const [row] = await deps.db
+    .select({ id: threads.id })
+    .from(threads)
+    .where(
+      and(
+        eq(threads.subaccountId, channel.connection.subaccountId),
+        eq(threads.channelRef, channel.connection.id),
+        eq(threads.contactIdentifier, phone),
+      ),
+    )
+    .orderBy(desc(threads.lastMessageAt))
+    .limit(1);
+  return row?.id ?? null;
+};
+
+/** Twilio answers STOP, START and HELP on SMS numbers itself (Advanced Opt-Out); elsewhere we do. */
+const confirmsKeywordsItself = (channel: Channel) =>
+  channel.account.transport === 'twilio' && channel.connection.type === 'sms';
+
+const splitFor = (channel: Channel, text: string) =>
+  channel.connection.type === 'whatsapp' ? splitMessage(text, WHATSAPP_PART_LIMIT) : splitSms(text);
+
+/**
+ * Answers one inbound message: carrier keywords first (an opted-out number gets nothing more until
+ * START), then the agent through the same reply path as the widget (thread, knowledge, tools,
+ * metering, human take-over), split into SMS-sized parts.
+ */
+export const answerInbound = async (deps: Deps, messageId: string) => {
+  const [message] = await deps.db.select().from(channelMessages).where(eq(channelMessages.id, messageId));
+  if (!message) return { skipped: 'message deleted' };
+  const channel = await findChannel(deps.db, message.connectionId);
+  if (!channel) return { skipped: 'connection deleted' };
+  const subaccountId = channel.connection.subaccountId;
+  const phone = message.contactPhone;
+  const keyword = keywordOf(message.body);
+  const confirm = async (text: string) => {
+    if (confirmsKeywordsItself(channel)) return;
+    await queueOutbound(deps, channel, { to: phone, parts: [text], key: `keyword:${message.id}`, keywordReply: true });
+  };
+  if (keyword === 'opt_out') {
+    await setOptOut(deps.db, subaccountId, phone, true);
+    await attributeToCampaign(deps, channel, phone, 'opted_out');
+    await confirm(KEYWORD_REPLIES.opt_out);
+    return { keyword };
+  }
+  if (keyword === 'opt_in') {
+    await setOptOut(deps.db, subaccountId, phone, false);
+    await confirm(KEYWORD_REPLIES.opt_in);
+    return { keyword };
+  }
+  if (keyword === 'help') {
+    const { companyName } = await getSmsSettings(deps.db, subaccountId);
+    await confirm(KEYWORD_REPLIES.help(companyName));
+    return { keyword };
+  }
+  const contact = await contactForPhone(deps.db, subaccountId, phone);
+  if (contact.optedOut) return { skipped: 'opted out' };
+  await attributeToCampaign(deps, channel, phone, 'replied');
+  if (!channel.connection.buildId) return { skipped: 'no agent' };
+  const text = message.body.trim() || (message.mediaUrls.length ? '[The contact sent an attachment]' : '');
+  if (!text) return { skipped: 'empty message' };
+  const agentId = channel.connection.buildId;
+  const target = { accountId: channel.connection.accountId, subaccountId };
+  let reply: Awaited<ReturnType<typeof replyAsAgent>>;
+  try {
+    // The one gate of public channels: a locked or out-of-allowance client answers nobody.
+    reply = await answerVisitor(deps, target, async () =>
+      replyAsAgent(deps, {
+        agentId,
+        accountId: channel.connection.accountId,
+        subaccountId,
+        threadId: await latestThread(deps, channel, phone),
+        message: text,
+        channel: channel.connection.type,
+        channelRef: channel.connection.id,
+        contactIdentifier: phone,
+      }),
+    );
+  } catch (error) {
+    if (error instanceof AppError && error.message === VISITOR_UNAVAILABLE)
+      return { skipped: error.reason ?? error.message };
+    throw error;
+  }
+  await deps.db.update(channelMessages).set({ threadId: reply.threadId }).where(eq(channelMessages.id, message.id));
+  if (reply.humanHandled || !reply.message) return { threadId: reply.threadId, humanHandled: reply.humanHandled };
+  await queueOutbound(deps, channel, {
+    to: phone,
+    parts: splitFor(channel, reply.message),
+    key: `reply:${message.id}`,
+    threadId: reply.threadId,
+  });
+  return { threadId: reply.threadId };
+};
+
+export const registerInboundJob = () =>
+  registerJobHandler(CHANNEL_INBOUND_JOB, async (deps, job) =>
+    answerInbound(deps, (job.payload as { messageId: string }).messageId),
+  );
+
+const STATUS_ORDER = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'read'];
+
+/**
+ * A delivery report (Twilio's status callback): the message's state and error code, and the
+ * campaign recipient's. Reports arrive out of order; a later state is never replaced by an earlier.
+ */
+export const applyStatus = async (
+  deps: Deps,
+  channel: Channel,
+  report: { providerSid: string; status: string; errorCode: string | null },
+) => {
+  const status = report.status.toLowerCase();
+  if (!STATUS_ORDER.includes(status)) return { ignored: true };
+  const [row] = await deps.db
+    .select()
+    .from(channelMessages)
+    .where(
+      and(eq(channelMessages.connectionId, channel.connection.id), eq(channelMessages.providerSid, report.providerSid)),
+    );
+  if (!row) return { ignored: true };
+  const final = ['delivered', 'undelivered', 'failed', 'read'];
+  if (final.includes(row.status) && !final.includes(status)) return { ignored: true };
+  const mapped = status === 'read' ? 'delivered' : status === 'undelivered' ? 'failed' : status;
+  await deps.db
+    .update(channelMessages)
+    .set({ status: mapped, errorCode: report.errorCode, updatedAt: new Date() })
+    .where(eq(channelMessages.id, row.id));
+  if (row.campaignId && (mapped === 'delivered' || mapped === 'failed')) {
+    await deps.db
+      .update(campaignRecipients)
+      .set(
+        mapped === 'delivered'
+          ? { status: 'delivered', deliveredAt: new Date(), updatedAt: new Date() }
+          : { status: 'failed', errorCode: report.errorCode ?? 'UNDELIVERED', updatedAt: new Date() },
+      )
+      .where(and(eq(campaignRecipients.messageId, row.id), inArray(campaignRecipients.status, ['sent', 'delivered'])));
+  }
+  await publishMessage(deps, { ...row, status: mapped });
+  return { ignored: false };
+};
+
+/** The opt-out state of numbers, for a batch of campaign sends. */
+export const optedOutPhones = async (deps: Deps, subaccountId: string, phones: string[]) => {
+  if (!phones.length) return new Set<string>();
+  const rows = await deps.db
+    .select({ phone: contacts.phone })
+    .from(contacts)
+    .where(and(eq(contacts.subaccountId, subaccountId), eq(contacts.optedOut, true), inArray(contacts.phone, phones)));
+  return new Set(rows.map((row) => row.phone));
+};

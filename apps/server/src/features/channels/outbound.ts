@@ -1,0 +1,263 @@
+import type { TMessagingChannel } from '@switchboard/core';
+import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import type { Deps } from '../../platform/deps';
+import { AppError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { enqueueJob, RetryableJobError, registerJobHandler } from '../../platform/jobs';
+import { type Channel, findChannel, transportOf, webhookUrlOf } from './connections';
+import { channelMessages, contacts } from './schema';
+import { TransportError } from './transport';
+
+export const CHANNEL_SEND_JOB = 'channel:send';
+/** Sends of one message: the first and up to five retries of temporary failures. */
+const SEND_ATTEMPTS = 6;
+/** WhatsApp's customer service window: free-form messages only this long after the contact's last message. */
+export const WHATSAPP_WINDOW_MS = 24 * 3_600_000;
+
+/** Live events of a connection's messages (the sandbox phone, the campaign figures). */
+export const channelEvents = (connectionId: string) => `channel:${connectionId}:messages`;
+
+export type MessageRow = typeof channelMessages.$inferSelect;
+
+export const publishMessage = (deps: Deps, row: Pick<MessageRow, 'id' | 'connectionId' | 'status' | 'direction'>) =>
+  deps.bus.publish(channelEvents(row.connectionId), {
+    messageId: row.id,
+    direction: row.direction,
+    status: row.status,
+  });
+
+/** When the contact last wrote to this connection (the start of WhatsApp's 24-hour window), or null. */
+export const lastInboundAt = async (deps: Deps, connectionId: string, phone: string): Promise<Date | null> => {
+  const rows = await deps.db
+    .select({ at: channelMessages.createdAt })
+    .from(channelMessages)
+    .where(
+      and(
+        eq(channelMessages.connectionId, connectionId),
+        eq(channelMessages.contactPhone, phone),
+        eq(channelMessages.direction, 'inbound'),
+      ),
+    )
+    .orderBy(desc(channelMessages.createdAt))
+    .limit(1);
+  return rows[0]?.at ?? null;
+};
+
+export const insideWhatsappWindow = async (deps: Deps, connectionId: string, phone: string, now = Date.now()) => {
+  const last = await lastInboundAt(deps, connectionId, phone);
+  return Boolean(last && now - last.getTime() < WHATSAPP_WINDOW_MS);
+};
+
+export const SESSION_EXPIRED_MESSAGE =
+  'The 24-hour WhatsApp window with this contact has closed. Send an approved template instead.';
+
+export interface QueueInput {
+  to: string;
+  parts: string[];
+  mediaUrls?: string[];
+  /** Base of the parts' idempotency keys: the same key never sends twice. */
+  key: string;
+  threadId?: string | null;
+  /** Keyword confirmations go out to a contact who just opted out; nothing else does. */
+  keywordReply?: boolean;
+}
+
+/**
+ * Stores the outbound parts of one answer (queued) and the job that sends them in order, in one
+ * transaction. Queuing the same key again adds nothing.
+ */
+export const queueOutbound = async (deps: Deps, channel: Channel, input: QueueInput, outer?: Tx) => {
+  const run = async (tx: Tx) => {
+    const rows = input.parts.map((body, index) => ({
+      id: newId('channelMessage'),
+      subaccountId: channel.connection.subaccountId,
+      connectionId: channel.connection.id,
+      direction: 'outbound' as const,
+      contactPhone: input.to,
+      body,
+      mediaUrls: index === 0 ? (input.mediaUrls ?? []) : [],
+      status: 'queued',
+      threadId: input.threadId ?? null,
+      idempotencyKey: `${input.key}:${index}`,
+      transport: channel.account.transport,
+    }));
+    if (!rows.length) return [];
+    const inserted = await tx
+      .insert(channelMessages)
+      .values(rows)
+      .onConflictDoNothing()
+      .returning({ id: channelMessages.id });
+    if (!inserted.length) return [];
+    await enqueueJob(
+      deps,
+      {
+        type: CHANNEL_SEND_JOB,
+        payload: {
+          connectionId: channel.connection.id,
+          messageIds: inserted.map((row) => row.id),
+          keywordReply: Boolean(input.keywordReply),
+        },
+        subaccountId: channel.connection.subaccountId,
+        maxAttempts: SEND_ATTEMPTS,
+        idempotencyKey: `send:${input.key}`,
+      },
+      tx,
+    );
+    return inserted.map((row) => row.id);
+  };
+  const ids = outer ? await run(outer) : await deps.db.transaction(run);
+  for (const id of ids)
+    void publishMessage(deps, { id, connectionId: channel.connection.id, status: 'queued', direction: 'outbound' });
+  return ids;
+};
+
+const isOptedOut = async (deps: Deps, subaccountId: string, phone: string) => {
+  const rows = await deps.db
+    .select({ optedOut: contacts.optedOut })
+    .from(contacts)
+    .where(and(eq(contacts.subaccountId, subaccountId), eq(contacts.phone, phone)))
+    .limit(1);
+  return rows[0]?.optedOut ?? false;
+};
+
+const updateMessage = async (deps: Deps, row: MessageRow, values: Partial<MessageRow>) => {
+  await deps.db
+    .update(channelMessages)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(channelMessages.id, row.id));
+  await publishMessage(deps, { ...row, status: values.status ?? row.status });
+};
+
+/**
+ * Sends one stored message once. A message already sent, delivered or failed is left alone, so a
+ * re-run job (a retry, a restart) never sends it twice; a temporary failure leaves it queued and
+ * asks the job for a retry.
+ */
+export const sendStored = async (deps: Deps, channel: Channel, row: MessageRow, options: { keywordReply: boolean }) => {
+  if (row.status !== 'queued' && row.status !== 'sending') return;
+  const type = channel.connection.type as TMessagingChannel;
+  if (!options.keywordReply && (await isOptedOut(deps, row.subaccountId, row.contactPhone))) {
+    await updateMessage(deps, row, {
+      status: 'failed',
+      errorCode: 'OPTED_OUT',
+      errorMessage: 'The contact replied STOP',
+    });
+    return;
+  }
+  if (
+    type === 'whatsapp' &&
+    !row.contentSid &&
+    !(await insideWhatsappWindow(deps, row.connectionId, row.contactPhone))
+  ) {
+    await updateMessage(deps, row, {
+      status: 'failed',
+      errorCode: 'SESSION_EXPIRED',
+      errorMessage: SESSION_EXPIRED_MESSAGE,
+    });
+    return;
+  }
+  await deps.db
+    .update(channelMessages)
+    .set({ status: 'sending', attempts: sql`${channelMessages.attempts} + 1`, updatedAt: new Date() })
+    .where(eq(channelMessages.id, row.id));
+  try {
+    const result = await transportOf(deps, channel.account).send({
+      channel: type,
+      to: row.contactPhone,
+      body: row.body,
+      mediaUrls: row.mediaUrls,
+      contentSid: row.contentSid,
+      contentVariables: row.contentVariables,
+      statusCallback: channel.account.transport === 'twilio' ? webhookUrlOf(deps, channel.connection.id) : undefined,
+    });
+    await updateMessage(deps, row, { status: result.status, providerSid: result.providerSid, sentAt: new Date() });
+  } catch (error) {
+    if (error instanceof TransportError && error.transient) {
+      await updateMessage(deps, row, { status: 'queued', errorMessage: error.message });
+      throw new RetryableJobError(error.message, { retryAfterMs: error.retryAfterMs, cause: error });
+    }
+    const code = error instanceof TransportError ? (error.errorCode ?? String(error.httpStatus ?? '')) : 'SEND_FAILED';
+    await updateMessage(deps, row, {
+      status: 'failed',
+      errorCode: code || 'SEND_FAILED',
+      errorMessage: (error as Error).message,
+    });
+    throw error;
+  }
+};
+
+export const registerChannelSendJob = () =>
+  registerJobHandler(CHANNEL_SEND_JOB, async (deps, job) => {
+    const payload = job.payload as { connectionId: string; messageIds: string[]; keywordReply?: boolean };
+    const channel = await findChannel(deps.db, payload.connectionId);
+    if (!channel) return { skipped: 'connection deleted' };
+    const rows = await deps.db.select().from(channelMessages).where(inArray(channelMessages.id, payload.messageIds));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    // In order: a later part waits for the earlier ones.
+    for (const id of payload.messageIds) {
+      const row = byId.get(id);
+      if (!row) continue;
+      try {
+        await sendStored(deps, channel, row, { keywordReply: Boolean(payload.keywordReply) });
+      } catch (error) {
+        if (error instanceof RetryableJobError) throw error;
+        // A final failure of one part: the parts after it are not sent either.
+        const rest = payload.messageIds.slice(payload.messageIds.indexOf(id) + 1);
+        if (rest.length)
+          await deps.db
+            .update(channelMessages)
+            .set({ status: 'failed', errorCode: 'PREVIOUS_PART_FAILED', updatedAt: new Date() })
+            .where(and(inArray(channelMessages.id, rest), eq(channelMessages.status, 'queued')));
+        throw error;
+      }
+    }
+    return { sent: payload.messageIds.length };
+  });
+
+/**
+ * A person's answer from the inbox, for an SMS or WhatsApp thread: `check` refuses before anything
+ * is stored (WhatsApp outside its window, an opted-out contact), `send` queues it for the phone.
+ */
+export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone: string | null) => {
+  const channel = await findChannel(deps.db, connectionId);
+  if (!channel || !phone) return null;
+  if (channel.connection.type === 'whatsapp' && !(await insideWhatsappWindow(deps, channel.connection.id, phone)))
+    throw new AppError('SESSION_EXPIRED', SESSION_EXPIRED_MESSAGE);
+  if (await isOptedOut(deps, channel.connection.subaccountId, phone))
+    throw new AppError(
+      'MESSAGE_SEND_FAILED',
+      'This contact replied STOP and gets no more messages until they reply START.',
+    );
+  return (input: { threadId: string; content: string; key: string }) =>
+    queueOutbound(deps, channel, { to: phone, parts: [input.content], key: input.key, threadId: input.threadId });
+};
+
+/** Messages of a connection, newest last (the sandbox phone, a contact's thread). */
+export const listMessages = async (
+  deps: Deps,
+  connectionId: string,
+  options: { phone?: string; since?: Date; limit: number },
+) => {
+  const conditions = [eq(channelMessages.connectionId, connectionId)];
+  if (options.phone) conditions.push(eq(channelMessages.contactPhone, options.phone));
+  if (options.since) conditions.push(gt(channelMessages.createdAt, options.since));
+  const rows = await deps.db
+    .select()
+    .from(channelMessages)
+    .where(and(...conditions))
+    .orderBy(desc(channelMessages.createdAt))
+    .limit(options.limit);
+  return rows.reverse().map((row) => ({
+    messageId: row.id,
+    direction: row.direction,
+    contactPhone: row.contactPhone,
+    body: row.body,
+    mediaUrls: row.mediaUrls,
+    status: row.status,
+    errorCode: row.errorCode,
+    campaignId: row.campaignId,
+    transport: row.transport,
+    createdAt: row.createdAt.toISOString(),
+  }));
+};

@@ -1,0 +1,299 @@
+import fastifyMultipart from '@fastify/multipart';
+import {
+  CONTACT_IMPORT_MAX_BYTES,
+  ZChannelConnection,
+  ZChannelConnectionList,
+  ZChannelMessageList,
+  ZContact,
+  ZContactImportMapping,
+  ZContactImportPreview,
+  ZContactImportReport,
+  ZContactList,
+  ZContactListQuery,
+  ZCreateChannelConnectionRequest,
+  ZCreateContactRequest,
+  ZMessagingChannel,
+  ZMessagingSettings,
+  ZPatchMessagingSettingsRequest,
+  ZSandboxInboundRequest,
+  ZUpdateChannelConnectionRequest,
+  ZUpdateContactRequest,
+} from '@switchboard/core';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { fromConnectId } from '../../platform/connect-id';
+import { AppError } from '../../platform/errors';
+import { fromParam, type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
+import { newToken } from '../../platform/ids';
+import { openSse } from '../widget/sse';
+import * as channels from './connections';
+import * as contactService from './contacts';
+import { receiveInbound, registerInboundJob } from './inbound';
+import { channelEvents, listMessages, registerChannelSendJob } from './outbound';
+import { requireE164 } from './phone';
+
+const tags = ['channels'];
+const ZConnectionParams = z.object({ connectionId: z.string().max(64) });
+const ZConnectParams = z.object({ connectId: z.string().max(64) });
+
+const fromConnection: SubaccountResolver = async (request, deps) => {
+  const id = (request.params as { connectionId?: string }).connectionId ?? '';
+  return (await channels.findChannel(deps.db, id))?.connection.subaccountId ?? null;
+};
+const fromBody: SubaccountResolver = async (request) =>
+  (request.body as { subaccountId?: string } | undefined)?.subaccountId;
+
+const uploadedFile = async (request: FastifyRequest) => {
+  const fields: Record<string, string> = {};
+  let buffer: Buffer | null = null;
+  if (!request.isMultipart())
+    throw new AppError('VALIDATION_ERROR', 'Upload the CSV file as multipart/form-data', { field: 'file' });
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        buffer = await part.toBuffer();
+        if (part.file.truncated) buffer = Buffer.alloc(CONTACT_IMPORT_MAX_BYTES + 1);
+      } else fields[part.fieldname] = String(part.value ?? '');
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `The file is larger than ${CONTACT_IMPORT_MAX_BYTES / 1024 / 1024} MB. Split it into smaller files.`,
+      { field: 'file' },
+    );
+  }
+  if (!buffer) throw new AppError('VALIDATION_ERROR', 'Choose a CSV file to upload', { field: 'file' });
+  return { buffer, fields };
+};
+
+/** SMS and WhatsApp connections, the sandbox phone, contacts and the messaging profile. */
+export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { deps } = app;
+  registerChannelSendJob();
+  registerInboundJob();
+  await app.register(fastifyMultipart, { limits: { fileSize: CONTACT_IMPORT_MAX_BYTES + 1, files: 1, fields: 5 } });
+
+  app.get(
+    '/api/subaccounts/:subaccountId/channels',
+    {
+      config: subaccountAccess('viewer', fromParam('subaccountId')),
+      schema: {
+        tags,
+        params: z.object({ subaccountId: z.string().max(64) }),
+        querystring: z.object({ type: ZMessagingChannel }),
+        response: { 200: ZChannelConnectionList },
+      },
+    },
+    async (request) => channels.listChannels(deps, tenantOf(request).subaccountId, request.query.type),
+  );
+
+  app.post(
+    '/api/channels',
+    {
+      config: subaccountAccess('member', fromBody),
+      schema: { tags, body: ZCreateChannelConnectionRequest, response: { 201: ZChannelConnection } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await channels.createChannel(deps, tenantOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/channels/:connectionId',
+    {
+      config: subaccountAccess('viewer', fromConnection),
+      schema: { tags, params: ZConnectionParams, response: { 200: ZChannelConnection } },
+    },
+    async (request) => channels.getChannel(deps, tenantOf(request).subaccountId, request.params.connectionId),
+  );
+
+  app.patch(
+    '/api/channels/:connectionId',
+    {
+      config: subaccountAccess('member', fromConnection),
+      schema: {
+        tags,
+        params: ZConnectionParams,
+        body: ZUpdateChannelConnectionRequest,
+        response: { 200: ZChannelConnection },
+      },
+    },
+    async (request) =>
+      channels.updateChannel(deps, tenantOf(request).subaccountId, request.params.connectionId, request.body),
+  );
+
+  app.get(
+    '/api/channels/:connectionId/messages',
+    {
+      config: subaccountAccess('viewer', fromConnection),
+      schema: {
+        tags,
+        params: ZConnectionParams,
+        querystring: z.object({
+          phone: z.string().max(40).optional(),
+          limit: z.coerce.number().int().min(1).max(500).default(200),
+        }),
+        response: { 200: ZChannelMessageList },
+      },
+    },
+    async (request) => {
+      const channel = await channels.ownedChannel(deps.db, tenantOf(request).subaccountId, request.params.connectionId);
+      const phone = request.query.phone ? requireE164(request.query.phone, 'phone') : undefined;
+      return { messages: await listMessages(deps, channel.connection.id, { phone, limit: request.query.limit }) };
+    },
+  );
+
+  /** Server-sent events: `message` whenever a message of this connection arrives or changes state. */
+  app.get(
+    '/api/channels/:connectionId/events',
+    { config: subaccountAccess('viewer', fromConnection), schema: { tags, params: ZConnectionParams } },
+    async (request, reply) => {
+      const channel = await channels.ownedChannel(deps.db, tenantOf(request).subaccountId, request.params.connectionId);
+      let unsubscribe = () => {};
+      const stream = openSse(request, reply, { onClose: () => unsubscribe() });
+      unsubscribe = deps.bus.subscribe(channelEvents(channel.connection.id), (payload) =>
+        stream.send('message', payload),
+      );
+      return reply;
+    },
+  );
+
+  /** The sandbox phone texts the agent (sandbox connections only). */
+  app.post(
+    '/api/channels/:connectionId/sandbox/inbound',
+    {
+      config: subaccountAccess('member', fromConnection),
+      schema: { tags, params: ZConnectionParams, body: ZSandboxInboundRequest },
+    },
+    async (request, reply) => {
+      const channel = await channels.ownedChannel(deps.db, tenantOf(request).subaccountId, request.params.connectionId);
+      if (channel.account.transport !== 'sandbox')
+        throw new AppError('CONFLICT', 'This connection sends through Twilio; text its number from a real phone.');
+      if (!request.body.body.trim() && !request.body.mediaUrls?.length)
+        throw new AppError('VALIDATION_ERROR', 'Type a message', { field: 'body' });
+      const result = await receiveInbound(deps, channel, {
+        from: request.body.from,
+        body: request.body.body,
+        providerSid: `SBXIN${newToken(12)}`,
+        mediaUrls: request.body.mediaUrls ?? [],
+      });
+      return reply.status(202).send({ messageId: result.messageId });
+    },
+  );
+
+  app.get(
+    '/api/channels/:connectId/messaging-settings',
+    {
+      config: subaccountAccess('viewer', fromConnectId()),
+      schema: { tags, params: ZConnectParams, response: { 200: ZMessagingSettings } },
+    },
+    async (request) => contactService.messagingSettings(deps.db, tenantOf(request).subaccountId),
+  );
+
+  app.patch(
+    '/api/channels/:connectId/messaging-settings',
+    {
+      config: subaccountAccess('member', fromConnectId()),
+      schema: {
+        tags,
+        params: ZConnectParams,
+        body: ZPatchMessagingSettingsRequest,
+        response: { 200: ZMessagingSettings },
+      },
+    },
+    async (request) => contactService.patchMessagingSettings(deps.db, tenantOf(request).subaccountId, request.body),
+  );
+
+  app.get(
+    '/api/channels/:connectId/contacts',
+    {
+      config: subaccountAccess('viewer', fromConnectId()),
+      schema: { tags, params: ZConnectParams, querystring: ZContactListQuery, response: { 200: ZContactList } },
+    },
+    async (request) => contactService.listContacts(deps.db, tenantOf(request).subaccountId, request.query),
+  );
+
+  app.post(
+    '/api/channels/:connectId/contacts',
+    {
+      config: subaccountAccess('member', fromConnectId()),
+      schema: { tags, params: ZConnectParams, body: ZCreateContactRequest, response: { 201: ZContact } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await contactService.createContact(deps.db, tenantOf(request).subaccountId, request.body)),
+  );
+
+  app.patch(
+    '/api/channels/:connectId/contacts/:contactId',
+    {
+      config: subaccountAccess('member', fromConnectId()),
+      schema: {
+        tags,
+        params: ZConnectParams.extend({ contactId: z.string().max(64) }),
+        body: ZUpdateContactRequest,
+        response: { 200: ZContact },
+      },
+    },
+    async (request) =>
+      contactService.updateContact(deps.db, tenantOf(request).subaccountId, request.params.contactId, request.body),
+  );
+
+  app.delete(
+    '/api/channels/:connectId/contacts/:contactId',
+    {
+      config: subaccountAccess('member', fromConnectId()),
+      schema: { tags, params: ZConnectParams.extend({ contactId: z.string().max(64) }) },
+    },
+    async (request, reply) => {
+      await contactService.deleteContact(deps.db, tenantOf(request).subaccountId, request.params.contactId);
+      return reply.status(204).send();
+    },
+  );
+
+  /** Step 1 of an import: the file's columns, a few rows and a suggested mapping. */
+  app.post(
+    '/api/channels/:connectId/contacts/import/preview',
+    {
+      config: subaccountAccess('member', fromConnectId()),
+      schema: {
+        tags,
+        params: ZConnectParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: ZContactImportPreview },
+      },
+    },
+    async (request) => contactService.previewImport((await uploadedFile(request)).buffer),
+  );
+
+  /** Step 2: the file again with the mapping (a JSON field); answers the report of rejected rows. */
+  app.post(
+    '/api/channels/:connectId/contacts/import',
+    {
+      config: subaccountAccess('member', fromConnectId()),
+      schema: {
+        tags,
+        params: ZConnectParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: ZContactImportReport },
+      },
+    },
+    async (request) => {
+      const { buffer, fields } = await uploadedFile(request);
+      let raw: unknown;
+      try {
+        raw = JSON.parse(fields.mapping ?? '');
+      } catch {
+        throw new AppError('VALIDATION_ERROR', 'Map the columns before importing', { field: 'mapping' });
+      }
+      const mapping = ZContactImportMapping.safeParse(raw);
+      if (!mapping.success) {
+        const issue = mapping.error.issues[0];
+        throw new AppError('VALIDATION_ERROR', issue?.message ?? 'Map the columns before importing', {
+          field: `mapping.${issue?.path.join('.') ?? ''}`,
+        });
+      }
+      return contactService.importContacts(deps, tenantOf(request).subaccountId, buffer, mapping.data);
+    },
+  );
+};

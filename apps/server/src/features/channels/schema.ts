@@ -1,0 +1,170 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { connections } from '../connections/schema';
+import { subaccounts } from '../tenancy/schema';
+
+/**
+ * How an SMS or WhatsApp connection (a `connections` row of type sms/whatsapp) sends: the sandbox,
+ * or Twilio with encrypted credentials and a sender.
+ */
+export const channelAccounts = pgTable('channel_accounts', {
+  connectionId: text('connection_id')
+    .primaryKey()
+    .references(() => connections.id, { onDelete: 'cascade' }),
+  subaccountId: text('subaccount_id').notNull(),
+  transport: text('transport', { enum: ['sandbox', 'twilio'] }).notNull(),
+  accountSid: text('account_sid'),
+  credentialKind: text('credential_kind', { enum: ['auth_token', 'api_key'] }),
+  apiKeySid: text('api_key_sid'),
+  /** The auth token or API key secret, AES-256-GCM (platform/crypto). */
+  secretEncrypted: text('secret_encrypted'),
+  secretLast4: text('secret_last4'),
+  /** The auth token that signs webhooks (with an API key the account's auth token is still needed for that). */
+  webhookTokenEncrypted: text('webhook_token_encrypted'),
+  senderPhone: text('sender_phone'),
+  messagingServiceSid: text('messaging_service_sid'),
+  sendRatePerSecond: integer('send_rate_per_second').notNull().default(0),
+  verifiedAt: timestamp('verified_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A sub-account's messaging profile: its time zone (campaign schedules), default country, quiet hours. */
+export const messagingProfiles = pgTable('messaging_profiles', {
+  subaccountId: text('subaccount_id')
+    .primaryKey()
+    .references(() => subaccounts.id, { onDelete: 'cascade' }),
+  timeZone: text('time_zone').notNull().default('UTC'),
+  defaultCountry: text('default_country').notNull().default('US'),
+  quietStart: text('quiet_start'),
+  quietEnd: text('quiet_end'),
+});
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: text('id').primaryKey(),
+    subaccountId: text('subaccount_id')
+      .notNull()
+      .references(() => subaccounts.id, { onDelete: 'cascade' }),
+    phone: text('phone').notNull(),
+    name: text('name'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    optedOut: boolean('opted_out').notNull().default(false),
+    optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
+    timeZone: text('time_zone'),
+    attributes: jsonb('attributes').$type<Record<string, string>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('contacts_subaccount_phone_idx').on(table.subaccountId, table.phone),
+    index('contacts_tags_idx').using('gin', table.tags),
+  ],
+);
+
+/** Every SMS/WhatsApp message in or out of a connection, with its provider id and delivery state. */
+export const channelMessages = pgTable(
+  'channel_messages',
+  {
+    id: text('id').primaryKey(),
+    subaccountId: text('subaccount_id').notNull(),
+    connectionId: text('connection_id')
+      .notNull()
+      .references(() => connections.id, { onDelete: 'cascade' }),
+    direction: text('direction', { enum: ['inbound', 'outbound'] }).notNull(),
+    contactPhone: text('contact_phone').notNull(),
+    body: text('body').notNull().default(''),
+    mediaUrls: jsonb('media_urls').$type<string[]>().notNull().default([]),
+    contentSid: text('content_sid'),
+    contentVariables: jsonb('content_variables').$type<Record<string, string>>(),
+    /** queued, sending, sent, delivered, failed, undelivered, received */
+    status: text('status').notNull(),
+    providerSid: text('provider_sid'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    campaignId: text('campaign_id'),
+    threadId: text('thread_id'),
+    /** Outbound: one message per key (campaign + contact, reply + part), kept through retries. */
+    idempotencyKey: text('idempotency_key'),
+    transport: text('transport', { enum: ['sandbox', 'twilio'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('channel_messages_provider_sid_idx').on(table.connectionId, table.providerSid),
+    uniqueIndex('channel_messages_idempotency_idx').on(table.idempotencyKey),
+    index('channel_messages_connection_idx').on(table.connectionId, table.createdAt),
+    index('channel_messages_contact_idx').on(table.connectionId, table.contactPhone, table.createdAt),
+    index('channel_messages_campaign_idx').on(table.campaignId, table.sentAt),
+  ],
+);
+
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: text('id').primaryKey(),
+    subaccountId: text('subaccount_id')
+      .notNull()
+      .references(() => subaccounts.id, { onDelete: 'cascade' }),
+    connectionId: text('connection_id')
+      .notNull()
+      .references(() => connections.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['sms', 'whatsapp'] }).notNull(),
+    name: text('name').notNull(),
+    status: text('status', { enum: ['draft', 'scheduled', 'sending', 'paused', 'completed', 'cancelled'] })
+      .notNull()
+      .default('draft'),
+    audience: jsonb('audience').notNull(),
+    message: text('message').notNull().default(''),
+    whatsappTemplate: jsonb('whatsapp_template').$type<{ contentSid: string; body: string } | null>(),
+    mediaUrl: text('media_url'),
+    sendAt: text('send_at'),
+    scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
+    timeZone: text('time_zone').notNull().default('UTC'),
+    quietStart: text('quiet_start'),
+    quietEnd: text('quiet_end'),
+    /** Bumped on every start or resume: the idempotency key of that dispatch job. */
+    dispatchRound: integer('dispatch_round').notNull().default(0),
+    /** The last contact id written as a recipient; null once every recipient is written. */
+    recipientsCursor: text('recipients_cursor').default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [index('campaigns_connection_idx').on(table.connectionId, table.createdAt)],
+);
+
+export const campaignRecipients = pgTable(
+  'campaign_recipients',
+  {
+    id: text('id').primaryKey(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').notNull(),
+    phone: text('phone').notNull(),
+    /** queued, sending, sent, delivered, failed, skipped */
+    status: text('status').notNull().default('queued'),
+    messageId: text('message_id'),
+    errorCode: text('error_code'),
+    /** Why a recipient was skipped (opted out, missing variables, no WhatsApp window). */
+    skipReason: text('skip_reason'),
+    attempts: integer('attempts').notNull().default(0),
+    /** The dispatch run (job id # attempt) that claimed it while `sending`. */
+    claimedBy: text('claimed_by'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    repliedAt: timestamp('replied_at', { withTimezone: true }),
+    optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('campaign_recipients_contact_idx').on(table.campaignId, table.contactId),
+    index('campaign_recipients_due_idx').on(table.campaignId, table.status, table.nextAttemptAt),
+    index('campaign_recipients_phone_idx').on(table.phone, table.sentAt),
+  ],
+);

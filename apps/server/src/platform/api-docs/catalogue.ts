@@ -1,0 +1,465 @@
+/**
+ * The summary and description of every operation of the API reference (/api/docs), keyed by
+ * "METHOD /path/{param}". A test keeps it in step with the routes: an operation without an entry
+ * fails it.
+ */
+export const OPERATION_DOCS: Record<string, [summary: string, description: string]> = {
+  'GET /api/auth/session': ['Current session', 'The signed-in user and their memberships, or null when signed out.'],
+  'GET /api/auth/signin': [
+    'Sign-in page redirect',
+    'Sends a browser to the landing page with the sign-in dialog open.',
+  ],
+  'GET /api/auth/check-user': [
+    'Check an email',
+    'Whether an address already has an account (rate limited per client address).',
+  ],
+  'POST /api/auth/pre-register': [
+    'Pre-register',
+    'Creates the account of a new address before its first sign-in link.',
+  ],
+  'GET /api/auth/check-linked-access': ['Linked access', 'Whether the signed-in user can reach a linked account.'],
+  'POST /api/auth/sign-in/magic-link': [
+    'Send a sign-in link',
+    'Mails a one-time sign-in link (rate limited per email and per client address).',
+  ],
+  'POST /api/auth/confirm': [
+    'Spend a sign-in link',
+    'Spends the token of a sign-in link once and starts a session (sets the session cookie).',
+  ],
+  'POST /api/auth/sign-out': ['Sign out', 'Ends the current session.'],
+  'POST /api/direct-login': [
+    'Direct sign-in',
+    'Signs in an address listed in DIRECT_LOGIN_ALLOWLIST without an email link.',
+  ],
+  'GET /api/auth/google': ['Google sign-in', 'Starts Google sign-in (authorisation code with PKCE).'],
+  'GET /api/auth/callback/google': [
+    'Google callback',
+    'Google returns here; the code is exchanged and a session starts.',
+  ],
+  'GET /api/dev/mailbox': ['Dev mailbox', 'Mail the server would have sent (development only; absent in production).'],
+  'GET /api/accounts': ['List accounts', 'The agencies and sub-accounts the caller belongs to, with their roles.'],
+  'POST /api/subaccounts': [
+    'Create a sub-account',
+    "Adds a client sub-account to the caller's agency, within the plan's limit.",
+  ],
+  'POST /api/accounts/{accountId}/transfer-ownership': [
+    'Transfer ownership',
+    'The owner hands the agency to an admin.',
+  ],
+  'GET /api/connect-context/{connectId}': [
+    'Resolve a connection id',
+    'The sub-account and role a /{connectId}/ page belongs to.',
+  ],
+  'GET /api/subaccounts/{subaccountId}/members': ['List members', 'Members and open invitations of a sub-account.'],
+  'POST /api/subaccounts/{subaccountId}/members': [
+    'Invite a member',
+    'Invites an address with a role no higher than the caller’s.',
+  ],
+  'PATCH /api/subaccounts/{subaccountId}/members/{userId}': [
+    'Change a role',
+    'Changes a member’s role (admins only; never above their own).',
+  ],
+  'DELETE /api/subaccounts/{subaccountId}/members/{userId}': [
+    'Remove a member',
+    'Removes a member (the owner cannot be removed).',
+  ],
+  'PATCH /api/subaccounts/{subaccountId}/invites/{inviteId}': [
+    'Change an invitation',
+    'Changes the role of an open invitation.',
+  ],
+  'DELETE /api/subaccounts/{subaccountId}/invites/{inviteId}': [
+    'Withdraw an invitation',
+    'Withdraws an open invitation.',
+  ],
+  'GET /api/sms/{connectId}/settings': [
+    'Connection branding',
+    'Company name, logo, theme and primary colour of a connection area.',
+  ],
+  'PATCH /api/sms/{connectId}/settings': [
+    'Change connection branding',
+    'Sets the theme or primary colour of a connection area.',
+  ],
+  'GET /api/subaccounts/{subaccountId}/theme': ['Sub-account theme', 'Dark or light mode and the primary colour.'],
+  'PATCH /api/subaccounts/{subaccountId}/theme': [
+    'Change the theme',
+    'Sets dark/light mode (anyone) or the primary colour (admins).',
+  ],
+  'GET /api/openrouter/plans': ['Plans (legacy path)', 'The plan catalogue, as on /api/pricing/plans.'],
+  'GET /api/pricing/plans': ['Plans', 'The plan catalogue with prices per cycle and the sales contact.'],
+  'GET /api/openrouter/usage': ['Usage and credits', "The account's credit balance and recent usage log."],
+  'POST /api/openrouter/credits/redeem': [
+    'Redeem a promo code',
+    'Adds the credits of a promo code to the account once.',
+  ],
+  'GET /auth/check-access': ['Paid access', 'Whether the signed-in user has an active paid plan.'],
+  'GET /api/billing/subaccount-selection': [
+    'Active sub-account choice',
+    'Sub-accounts to keep active after a downgrade.',
+  ],
+  'POST /api/billing/subaccount-selection': [
+    'Choose the active sub-account',
+    'Keeps one sub-account active on a smaller plan.',
+  ],
+  'POST /api/stripe/create-checkout': [
+    'Start a checkout',
+    'Creates a checkout session for a plan (Stripe, or the sandbox).',
+  ],
+  'POST /api/stripe/upgrade-subscription': ['Upgrade', 'Moves the subscription to a higher plan now, prorated.'],
+  'POST /api/stripe/create-portal': ['Billing portal', "Opens the payment provider's customer portal."],
+  'GET /api/stripe/subscription-details': ['Subscription', 'The current plan, cycle, renewal and scheduled changes.'],
+  'POST /api/stripe/preview-upgrade': ['Preview an upgrade', 'What an upgrade would cost today.'],
+  'POST /api/stripe/schedule-downgrade': ['Schedule a downgrade', 'Moves to a lower plan at the end of the period.'],
+  'POST /api/stripe/cancel-scheduled-downgrade': ['Cancel a scheduled downgrade', 'Keeps the current plan.'],
+  'POST /api/stripe/cancel-subscription': ['Cancel', 'Cancels at the end of the period (or undoes that).'],
+  'POST /api/stripe/resubscribe': ['Resubscribe', 'Undoes a cancellation before the period ends.'],
+  'POST /stripe/create-checkout': ['Start a checkout (short path)', 'Same as /api/stripe/create-checkout.'],
+  'POST /stripe/upgrade-subscription': ['Upgrade (short path)', 'Same as /api/stripe/upgrade-subscription.'],
+  'POST /stripe/create-portal': ['Billing portal (short path)', 'Same as /api/stripe/create-portal.'],
+  'GET /stripe/subscription-details': ['Subscription (short path)', 'Same as /api/stripe/subscription-details.'],
+  'POST /stripe/preview-upgrade': ['Preview an upgrade (short path)', 'Same as /api/stripe/preview-upgrade.'],
+  'POST /stripe/schedule-downgrade': ['Schedule a downgrade (short path)', 'Same as /api/stripe/schedule-downgrade.'],
+  'POST /stripe/cancel-scheduled-downgrade': [
+    'Cancel a scheduled downgrade (short path)',
+    'Same as /api/stripe/cancel-scheduled-downgrade.',
+  ],
+  'POST /stripe/cancel-subscription': ['Cancel (short path)', 'Same as /api/stripe/cancel-subscription.'],
+  'POST /stripe/resubscribe': ['Resubscribe (short path)', 'Same as /api/stripe/resubscribe.'],
+  'GET /api/billing/sandbox/checkouts/{checkoutId}': [
+    'Sandbox checkout',
+    'A checkout of the sandbox payment provider (no real payment).',
+  ],
+  'POST /api/billing/sandbox/checkouts/{checkoutId}/complete': [
+    'Complete a sandbox checkout',
+    'Pays or fails a sandbox checkout on demand.',
+  ],
+  'GET /api/agents': ['List agents', 'Agents of the current sub-account, paginated.'],
+  'POST /api/agents': ['Create an agent', 'Creates an agent within the plan’s agents-per-sub-account limit.'],
+  'GET /api/subaccounts/{subaccountId}/agents': [
+    'List agents of a sub-account',
+    'Agents of the named sub-account, paginated.',
+  ],
+  'GET /api/agents/{agentId}': ['Get an agent', 'An agent with its prompt, model, sampling settings and tools.'],
+  'PATCH /api/agents/{agentId}': ['Update an agent', 'Changes any of an agent’s settings.'],
+  'DELETE /api/agents/{agentId}': ['Delete an agent', 'Deletes an agent, its documents and conversations.'],
+  'POST /api/agents/{agentId}/duplicate': ['Duplicate an agent', 'Copies an agent (counts against the plan’s limit).'],
+  'GET /api/builds': ['List builds', 'Agents as the designer and demos pick them ("builds").'],
+  'GET /api/builds/{buildId}': ['Get a build', 'One agent as a build, with its assistant id.'],
+  'POST /api/agent/build': [
+    'Build an agent from an idea',
+    'Queues the builder job: the chosen model (or the offline writer) drafts name, instructions, greeting and suggestions. The plan limit is checked first.',
+  ],
+  'GET /api/agent/jobs/{jobId}': [
+    'Builder job status',
+    'Poll every 750 ms until succeeded (result.data.agentId) or failed.',
+  ],
+  'GET /api/models': ['Models', 'The models the account can use: the offline model and each configured provider’s.'],
+  'POST /api/agents/{agentId}/chat': [
+    'Test chat (SSE)',
+    'Streams an agent’s reply as server-sent events (delta, done, error).',
+  ],
+  'GET /api/agents/{agentId}/threads': [
+    'Conversations of an agent',
+    'Threads of an agent on every channel, newest first.',
+  ],
+  'GET /api/threads/{threadId}': ['A conversation', 'Messages of a thread with sources and tool calls.'],
+  'POST /api/openai/run-prompt': ['Run a prompt (legacy)', 'One reply of an agent by its assistant id.'],
+  'POST /api/openrouter/chat': ['Chat with a build (legacy)', 'One reply of an agent by its build id.'],
+  'GET /api/connect/{connectId}/providers': [
+    'AI providers',
+    'Configured provider keys (last four characters only) and their models.',
+  ],
+  'PUT /api/connect/{connectId}/providers/{provider}': [
+    'Save a provider key',
+    'Tests the key by listing models, then stores it encrypted.',
+  ],
+  'DELETE /api/connect/{connectId}/providers/{provider}': [
+    'Remove a provider key',
+    'Deletes a provider key; its agents fall back to the offline model.',
+  ],
+  'GET /api/agents/{agentId}/documents': ['Knowledge documents', 'Documents an agent answers from.'],
+  'POST /api/agents/{agentId}/documents': [
+    'Upload a document',
+    'Multipart upload (PDF, DOCX, CSV, Markdown, images; 25 MB), read into passages.',
+  ],
+  'POST /api/agents/{agentId}/websites': [
+    'Import a website',
+    'Crawls a page or a sitemap within the same site (robots.txt respected, a page limit) and keeps each page as a document named by its address; sending the same site again re-crawls it.',
+  ],
+  'DELETE /api/agents/{agentId}/documents/{documentId}': ['Delete a document', 'Removes a document and its passages.'],
+  'GET /api/api-keys': ['List API keys', 'Platform API keys of the sub-account (never the key itself).'],
+  'POST /api/api-keys': ['Create an API key', 'Answers the key once; use it as `Authorization: Bearer sk_sb_…`.'],
+  'DELETE /api/api-keys/{keyId}': ['Revoke an API key', 'The key stops working at once.'],
+  'GET /v1/models': ['OpenAI: list models', 'The sub-account’s agents as OpenAI models (id = agent id).'],
+  'POST /v1/chat/completions': [
+    'OpenAI: chat completion',
+    'An agent’s reply in the OpenAI shape, streamed or not, with usage, response_format (JSON) and your own tools; unsupported parameters answer 400. Send X-Thread-Id to continue a stored conversation.',
+  ],
+  'GET /api/subaccounts/{subaccountId}/connections': [
+    'List widget connections',
+    'Website widgets and blocks of a sub-account.',
+  ],
+  'POST /api/connections': [
+    'Add a widget',
+    'Creates a website widget or block for an agent, taking the agent’s name, greeting and suggestions.',
+  ],
+  'GET /api/connections/{connectionId}': ['Get a widget connection', 'Saved and deployed settings of a widget.'],
+  'GET /api/connections/{connectionId}/identity-secret': [
+    'Identity secret of a widget',
+    'The secret your server signs a signed-in user’s id with (HMAC-SHA256, hex) for Switchboard.identify (admins only).',
+  ],
+  'PUT /api/connections/{connectionId}': ['Save widget settings', 'Saves the designer’s settings (live after Deploy).'],
+  'PUT /api/connections/{connectionId}/update-build': [
+    'Change the widget’s agent',
+    'Points the widget at another agent of the sub-account.',
+  ],
+  'POST /api/connections/{connectionId}/deploy': [
+    'Deploy a widget',
+    'Publishes the saved settings and agent to live embeds.',
+  ],
+  'POST /api/connections/{connectionId}/preview-chat': [
+    'Designer preview chat',
+    'A reply of the widget’s agent for the designer’s preview.',
+  ],
+  'POST /api/widget/{widgetId}/chat': [
+    'Widget chat (public)',
+    'A visitor’s message to a deployed widget; streamed when asked. Called by the widget from allowed sites.',
+  ],
+  'GET /api/widget/{widgetId}/conversations': [
+    'Visitor conversations (public)',
+    'A visitor’s conversations by contact identifier.',
+  ],
+  'GET /api/widget/{widgetId}/threads/{threadId}/messages': [
+    'Visitor messages (public)',
+    'Messages of a visitor’s thread (including a person’s replies).',
+  ],
+  'GET /api/widget/{widgetId}/threads/{threadId}/events': [
+    'Visitor events (public, SSE)',
+    'A person’s replies to the visitor, live.',
+  ],
+  'GET /api/connections/{connectionId}/conversations': ['Inbox', 'Conversations of a widget, newest first.'],
+  'GET /api/connections/{connectionId}/conversations/events': [
+    'Inbox events (SSE)',
+    'New messages of the widget’s conversations, live.',
+  ],
+  'GET /api/connections/{connectionId}/conversations/{threadId}': [
+    'Inbox transcript',
+    'One conversation with its messages.',
+  ],
+  'POST /api/connections/{connectionId}/conversations/{threadId}/takeover': [
+    'Take over or hand back',
+    'A person answers instead of the agent, or hands back.',
+  ],
+  'POST /api/connections/{connectionId}/conversations/{threadId}/messages': [
+    'Reply as a person',
+    'Sends a person’s reply to the visitor (takes the conversation over).',
+  ],
+  'GET /api/demos': ['List demos', 'Demos of the sub-account with their request counts.'],
+  'POST /api/demos': ['Create a demo', 'A shareable demo of an agent in one of five presentations.'],
+  'GET /api/demos/{demoId}': ['Get a demo', 'A demo with its settings and agent.'],
+  'PATCH /api/demos/{demoId}': ['Update a demo', 'Changes a demo’s name, agent, limit or settings.'],
+  'DELETE /api/demos/{demoId}': ['Delete a demo', 'The share link stops working.'],
+  'POST /api/demos/{demoId}/reset-count': ['Reset the request count', 'Sets the demo’s used requests back to 0.'],
+  'GET /api/shared/demos/{demoId}': [
+    'Shared demo (public)',
+    'What a shared demo page needs, and nothing of the agency.',
+  ],
+  'POST /api/check-embeddable': [
+    'Can a site be framed',
+    'Whether a website allows being shown in a frame (demo backgrounds).',
+  ],
+  'POST /api/demo-chat': ['Demo chat (public)', 'A demo visitor’s message; counts against the demo’s request limit.'],
+  'GET /api/evaluation/models': ['Evaluation models', 'Models for simulated users and the judge.'],
+  'GET /api/templates': ['Test templates', 'Saved test settings of the sub-account.'],
+  'POST /api/templates': ['Save a template', 'Saves the current test settings as a template.'],
+  'POST /api/questiongenerator': ['Generate questions', 'Queues question generation for the categories asked.'],
+  'GET /api/questiongenerator/{id}': ['Generated questions', 'Status and questions of a generation job.'],
+  'POST /api/evaluation/run/evaluationdata': ['Run an evaluation', 'Starts a run of the questions against the agent.'],
+  'POST /api/openai/assistants/run/evaluationdata': [
+    'Run an evaluation (assistants path)',
+    'Same as /api/evaluation/run/evaluationdata.',
+  ],
+  'POST /api/evaluation/runs/from-template': ['Run a template', 'Starts a run from a saved template.'],
+  'GET /api/evaluation/runs': ['List runs', 'Evaluation runs of the sub-account, newest first.'],
+  'GET /api/evaluation/compare': ['Compare runs', 'Two runs side by side, question by question.'],
+  'GET /api/evaluation/runs/{runId}': ['Get a run', 'Progress and summary of a run.'],
+  'GET /api/evaluation/runs/{runId}/results': [
+    'Run results',
+    'Every conversation of a run with its transcript and verdict.',
+  ],
+  'POST /api/evaluation/runs/{runId}/cancel': ['Cancel a run', 'Stops a run; finished conversations are kept.'],
+  'GET /api/evaluation/runs/{runId}/export.csv': ['Export as CSV', 'The results of a run as CSV.'],
+  'GET /api/evaluation/runs/{runId}/export.json': ['Export as JSON', 'The results of a run as JSON.'],
+  'GET /api/evaluation/runs/{runId}/report': ['Run report', 'A printable HTML report of a run.'],
+  'GET /api/evaluation/runs/{runId}/events': ['Run events (SSE)', 'Progress of a run, live.'],
+  'GET /api/health': ['Health', 'Database and Redis status and the version; 503 when the database does not answer.'],
+  'GET /api/usage/breakdown': [
+    'Usage breakdown',
+    'Credits and tokens used between from and to, aggregated by the database by day, sub-account, agent, channel or model (groupBy).',
+  ],
+  'GET /api/billing/allowances': [
+    'List client allowances',
+    "Each sub-account's optional monthly credit allowance and what it has used this month.",
+  ],
+  'PUT /api/billing/allowances/{subaccountId}': [
+    'Set a client allowance',
+    "Sets or clears a sub-account's monthly credit allowance; at the allowance its channels stop answering.",
+  ],
+  'GET /api/subaccounts/{subaccountId}/channels': [
+    'List SMS and WhatsApp agents',
+    "The sub-account's SMS and WhatsApp connections with their transport (Twilio or sandbox).",
+  ],
+  'POST /api/channels': [
+    'Create an SMS or WhatsApp agent',
+    'Creates a connection with its agent, sender and Twilio credentials (checked with one call and encrypted), or the sandbox without credentials.',
+  ],
+  'GET /api/channels/{connectionId}': [
+    'Get an SMS or WhatsApp agent',
+    'The connection, its transport, sender and the webhook URL to paste into Twilio.',
+  ],
+  'PATCH /api/channels/{connectionId}': [
+    'Update an SMS or WhatsApp agent',
+    'Changes the agent, sender or credentials; new credentials are checked before they are saved.',
+  ],
+  'GET /api/channels/{connectionId}/messages': [
+    'List channel messages',
+    'Messages in and out of the connection, newest first, with delivery state and error code.',
+  ],
+  'GET /api/channels/{connectionId}/events': [
+    'Live channel events',
+    "Server-sent events of the connection's messages, for the sandbox phone and the live figures.",
+  ],
+  'POST /api/channels/{connectionId}/sandbox/inbound': [
+    'Text the sandbox',
+    'Sends a message to the agent as any number through the sandbox transport (STOP, START and HELP included).',
+  ],
+  'GET /api/channels/{connectId}/messaging-settings': [
+    'Get messaging settings',
+    "The sub-account's time zone, default country and quiet hours for campaigns.",
+  ],
+  'PATCH /api/channels/{connectId}/messaging-settings': [
+    'Update messaging settings',
+    'Changes the time zone, default country or quiet hours.',
+  ],
+  'GET /api/channels/{connectId}/contacts': [
+    'List contacts',
+    "The sub-account's contacts with tags and opt-out state, paginated and searchable.",
+  ],
+  'POST /api/channels/{connectId}/contacts': [
+    'Add a contact',
+    'Adds one contact; the number is normalised to E.164 (MESSAGE_INVALID_NUMBER when it cannot be).',
+  ],
+  'PATCH /api/channels/{connectId}/contacts/{contactId}': [
+    'Update a contact',
+    "Changes a contact's name, tags or opt-out state.",
+  ],
+  'DELETE /api/channels/{connectId}/contacts/{contactId}': ['Delete a contact', 'Removes a contact.'],
+  'POST /api/channels/{connectId}/contacts/import/preview': [
+    'Preview a contacts CSV',
+    "Reads the CSV's columns and first rows so the columns can be mapped; nothing is stored.",
+  ],
+  'POST /api/channels/{connectId}/contacts/import': [
+    'Import contacts from CSV',
+    'Imports the mapped CSV in one transaction and reports rejected rows (invalid numbers, duplicates).',
+  ],
+  'GET /api/channels/{connectionId}/campaigns': [
+    'List campaigns',
+    "The connection's campaigns with their state and figures.",
+  ],
+  'POST /api/channels/{connectionId}/campaigns': [
+    'Create a campaign',
+    'Creates a draft campaign: audience, message or template with variables, schedule and send rate.',
+  ],
+  'GET /api/channels/{connectionId}/campaigns/{campaignId}': [
+    'Get a campaign',
+    'The campaign with its live figures: queued, sent, delivered, failed, replied and opted out.',
+  ],
+  'PUT /api/channels/{connectionId}/campaigns/{campaignId}': [
+    'Update a campaign',
+    'Changes a draft or scheduled campaign.',
+  ],
+  'DELETE /api/channels/{connectionId}/campaigns/{campaignId}': [
+    'Delete a campaign',
+    'Deletes a campaign that is not sending.',
+  ],
+  'POST /api/channels/{connectionId}/campaigns/{campaignId}/start': [
+    'Start a campaign',
+    'Sends now or schedules it; a completed campaign answers CAMPAIGN_ALREADY_COMPLETED.',
+  ],
+  'POST /api/channels/{connectionId}/campaigns/{campaignId}/pause': [
+    'Pause a campaign',
+    'Stops sending after the messages in flight; nothing is lost.',
+  ],
+  'POST /api/channels/{connectionId}/campaigns/{campaignId}/resume': [
+    'Resume a campaign',
+    'Goes on sending where it stopped, never twice to a contact.',
+  ],
+  'POST /api/channels/{connectionId}/campaigns/{campaignId}/cancel': [
+    'Cancel a campaign',
+    'Stops the campaign for good; unsent messages are not sent.',
+  ],
+  'GET /api/channels/{connectionId}/campaigns/{campaignId}/timeline': [
+    'Campaign timeline',
+    'Messages sent, delivered, failed and replied per minute, for the chart.',
+  ],
+  'GET /api/channels/{connectionId}/campaigns/{campaignId}/export.csv': [
+    'Export a campaign',
+    'Every recipient with state, error code and times, as CSV.',
+  ],
+  'POST /api/evaluation/test-cases': [
+    'Add a conversation to a test set',
+    "Turns a real conversation into a replayable case of a template, with the agent's answer as the reference.",
+  ],
+  'POST /api/evaluation/runs/{runId}/share': [
+    "Share a run's report",
+    'Creates a share link to the branded report of a run.',
+  ],
+  'DELETE /api/evaluation/runs/{runId}/share': ['Stop sharing a report', "Revokes the run's share link."],
+  'GET /api/evaluation/shared/{token}': [
+    'Open a shared report',
+    'The branded report of a run by its share link, without signing in.',
+  ],
+  'GET /api/marketplace/marketplace-images': ['Marketplace images', 'The project images shipped with the product.'],
+  'GET /api/avatars': ['Avatars', 'The profile avatars shipped with the product.'],
+  'GET /api/marketplace/projects': [
+    'Browse marketplace projects',
+    'Projects filtered by search, category, type, budget and timeframe, paginated.',
+  ],
+  'POST /api/marketplace/projects': [
+    'Create a marketplace project',
+    'Posts a project; limited per day (429 with dailyLimitReached, projectsToday and dailyLimit).',
+  ],
+  'GET /api/marketplace/projects/{projectId}': [
+    'Get a marketplace project',
+    "The project with its author's public profile; never the author's email address.",
+  ],
+  'PATCH /api/marketplace/projects/{projectId}': [
+    'Update a marketplace project',
+    'The author edits, closes or reopens the project.',
+  ],
+  'DELETE /api/marketplace/projects/{projectId}': ['Delete a marketplace project', 'The author deletes the project.'],
+  'POST /api/marketplace/projects/{projectId}/respond': [
+    'Answer a marketplace project',
+    "Emails a message to the project's author through the app, without revealing the address.",
+  ],
+  'GET /api/userprofile': ['Get the user profile', "The signed-in user's marketplace profile and contact details."],
+  'POST /api/userprofile': ['Save the user profile', "Creates or updates the signed-in user's marketplace profile."],
+  'GET /api/user/rank': [
+    'User rank',
+    "The agency's level and points, with the next level's requirement and the breakdown.",
+  ],
+  'GET /api/support/tickets': ['List support tickets', "The user's support tickets with their status."],
+  'POST /api/support/tickets': [
+    'Send a support ticket',
+    "Stores a ticket with the account's context and emails the operator's support address.",
+  ],
+  'GET /api/support/videos': ['Video guides', "The operator's video guides by task, or none."],
+  'GET /api/affiliate': [
+    'Affiliate summary',
+    "The user's referral link, referred sign-ups, and pending, payable and paid commissions.",
+  ],
+  'POST /api/affiliate/attribute': [
+    'Attribute a referral',
+    "Attributes the signed-in user's new agency to a referral code.",
+  ],
+  'GET /api/affiliate/commissions.csv': ['Export commissions', 'The commission ledger as CSV.'],
+};

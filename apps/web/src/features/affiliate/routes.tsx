@@ -1,0 +1,7 @@
+import { type FeatureRoutes, lazyPage } from '../routing';
+
+const AffiliatePage = lazyPage(() => import('./affiliate-page'), 'AffiliatePage');
+
+export const affiliateRoutes: FeatureRoutes = {
+  workspace: [{ path: '/affiliate', element: <AffiliatePage /> }],
+};

@@ -1,0 +1,61 @@
+import type { TCampaignTimeline } from '@switchboard/core';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+
+const SERIES = [
+  ['sent', 'Sent', 'var(--color-primary)'],
+  ['delivered', 'Delivered', '#16a34a'],
+  ['failed', 'Failed', '#dc2626'],
+  ['replied', 'Replied', '#7c3aed'],
+] as const;
+
+/** The tooltip in the page's own text colour (series colours are too light or dark for one theme). */
+const ChartTooltip = ({
+  active,
+  payload,
+  label,
+}: {
+  active?: boolean;
+  payload?: { name?: string; value?: number; color?: string }[];
+  label?: string;
+}) =>
+  active && payload?.length ? (
+    <div className="rounded-lg border border-border bg-surface px-3 py-2 text-xs text-foreground">
+      <p className="font-semibold">{label}</p>
+      {payload.map((item) => (
+        <p key={item.name} className="flex items-center gap-2">
+          <span aria-hidden="true" className="inline-block h-2 w-2 rounded-full" style={{ background: item.color }} />
+          {item.name}: {item.value}
+        </p>
+      ))}
+    </div>
+  ) : null;
+
+/** Sent, delivered, failed and replied per minute. */
+export const CampaignChart = ({ timeline }: { timeline: TCampaignTimeline }) => {
+  if (!timeline.points.length) return <p className="text-sm text-muted">Nothing sent yet.</p>;
+  const data = timeline.points.map((point) => ({ ...point, minute: point.minute.slice(11, 16) }));
+  return (
+    <figure aria-label="Messages per minute" className="h-56 w-full">
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+          <XAxis dataKey="minute" stroke="var(--muted)" fontSize={12} />
+          <YAxis stroke="var(--muted)" fontSize={12} width={40} allowDecimals={false} />
+          <Tooltip content={<ChartTooltip />} />
+          <Legend formatter={(value) => <span style={{ color: 'var(--foreground)' }}>{value}</span>} />
+          {SERIES.map(([key, name, color]) => (
+            <Line
+              key={key}
+              type="monotone"
+              dataKey={key}
+              name={name}
+              stroke={color}
+              dot={false}
+              isAnimationActive={false}
+            />
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+};

@@ -1,0 +1,437 @@
+import {
+  smsEncoding,
+  type TCampaign,
+  type TCampaignInput,
+  type TCampaignTimeline,
+  type TChannelConnection,
+  type TContactList,
+  templateVariables,
+} from '@switchboard/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { FieldError, Input, Label, Textarea } from '../../components/ui/input';
+import { ApiError, api } from '../../lib/api';
+import { showErrorDialog } from '../errors/error-dialog';
+import { CampaignChart } from './campaign-chart';
+
+const STATUS_LABELS: Record<TCampaign['status'], string> = {
+  draft: 'Draft',
+  scheduled: 'Scheduled',
+  sending: 'Sending',
+  paused: 'Paused',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+const FIGURES = [
+  ['queued', 'Queued'],
+  ['sent', 'Sent'],
+  ['delivered', 'Delivered'],
+  ['failed', 'Failed'],
+  ['replied', 'Replied'],
+  ['optedOut', 'Opted out'],
+] as const;
+
+const useCampaigns = (connectionId: string) =>
+  useQuery({
+    queryKey: ['channel', connectionId, 'campaigns'],
+    queryFn: () => api<{ campaigns: TCampaign[] }>(`/api/channels/${connectionId}/campaigns`, { silent: true }),
+  });
+
+const Editor = ({
+  connection,
+  campaign,
+  onSaved,
+  onCancel,
+}: {
+  connection: TChannelConnection;
+  campaign: TCampaign | null;
+  onSaved: (campaign: TCampaign) => void;
+  onCancel: () => void;
+}) => {
+  const whatsapp = connection.type === 'whatsapp';
+  const contacts = useQuery({
+    queryKey: ['contacts', connection.subaccountId, 'tags'],
+    queryFn: () => api<TContactList>(`/api/channels/${connection.subaccountId}/contacts?limit=1`, { silent: true }),
+  });
+  const [name, setName] = useState(campaign?.name ?? '');
+  const [audienceType, setAudienceType] = useState<'all' | 'tags'>(campaign?.audience.type === 'tags' ? 'tags' : 'all');
+  const [tags, setTags] = useState<string[]>(campaign?.audience.type === 'tags' ? campaign.audience.tags : []);
+  const [message, setMessage] = useState(campaign?.message ?? '');
+  const [useTemplate, setUseTemplate] = useState(Boolean(campaign?.whatsappTemplate));
+  const [contentSid, setContentSid] = useState(campaign?.whatsappTemplate?.contentSid ?? '');
+  const [templateBody, setTemplateBody] = useState(campaign?.whatsappTemplate?.body ?? '');
+  const [sendAt, setSendAt] = useState(campaign?.sendAt ?? '');
+  const [mediaUrl, setMediaUrl] = useState(campaign?.mediaUrl ?? '');
+  const [quiet, setQuiet] = useState(Boolean(campaign?.quietHours));
+  const [quietStart, setQuietStart] = useState(campaign?.quietHours?.start ?? '21:00');
+  const [quietEnd, setQuietEnd] = useState(campaign?.quietHours?.end ?? '08:00');
+  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
+  const body: TCampaignInput = {
+    name,
+    audience: audienceType === 'tags' ? { type: 'tags', tags } : { type: 'all' },
+    message,
+    whatsappTemplate: whatsapp && useTemplate ? { contentSid, body: templateBody } : null,
+    mediaUrl: mediaUrl.trim() || null,
+    sendAt: sendAt || null,
+    quietHours: quiet ? { start: quietStart, end: quietEnd } : null,
+  };
+  const save = useMutation({
+    mutationFn: () =>
+      campaign
+        ? api<TCampaign>(`/api/channels/${connection.connectionId}/campaigns/${campaign.campaignId}`, {
+            method: 'PUT',
+            body,
+            silent: true,
+          })
+        : api<TCampaign>(`/api/channels/${connection.connectionId}/campaigns`, { body, silent: true }),
+    onSuccess: onSaved,
+    onError: (failure) => {
+      if (failure instanceof ApiError && failure.status === 422)
+        setError({ field: failure.field?.replace(/^body\./, ''), message: failure.message });
+      else showErrorDialog(failure);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    save.mutate();
+  };
+  const encoding = smsEncoding(message);
+  const variables = templateVariables(`${message} ${templateBody}`);
+  const errorFor = (...fields: string[]) =>
+    error && fields.some((f) => error.field?.startsWith(f)) ? error.message : null;
+
+  return (
+    <Card>
+      <h2 className="text-lg font-semibold">{campaign ? 'Edit campaign' : 'New campaign'}</h2>
+      <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
+        <div>
+          <Label htmlFor="campaign-name">Name</Label>
+          <Input id="campaign-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={120} />
+          <FieldError>{errorFor('name')}</FieldError>
+        </div>
+        <fieldset>
+          <legend className="mb-1 text-sm font-medium">Audience</legend>
+          <div className="flex flex-wrap gap-4 text-sm">
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="audience"
+                checked={audienceType === 'all'}
+                onChange={() => setAudienceType('all')}
+              />{' '}
+              All contacts
+            </label>
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="audience"
+                checked={audienceType === 'tags'}
+                onChange={() => setAudienceType('tags')}
+              />{' '}
+              Contacts with tags
+            </label>
+          </div>
+          {audienceType === 'tags' ? (
+            <div className="mt-2 flex flex-wrap gap-2">
+              {(contacts.data?.tags ?? []).map((tag) => (
+                <label
+                  key={tag}
+                  className="flex items-center gap-1 rounded-full border border-border px-3 py-1 text-sm"
+                >
+                  <input
+                    type="checkbox"
+                    checked={tags.includes(tag)}
+                    onChange={(e) => setTags(e.target.checked ? [...tags, tag] : tags.filter((t) => t !== tag))}
+                  />
+                  {tag}
+                </label>
+              ))}
+              {!contacts.data?.tags.length ? (
+                <p className="text-sm text-muted">No tags yet. Tag contacts when you import them.</p>
+              ) : null}
+            </div>
+          ) : null}
+          <FieldError>{errorFor('audience')}</FieldError>
+        </fieldset>
+        {whatsapp ? (
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={useTemplate} onChange={(e) => setUseTemplate(e.target.checked)} />
+            Send an approved WhatsApp template (needed for contacts who have not written in the last 24 hours)
+          </label>
+        ) : null}
+        {whatsapp && useTemplate ? (
+          <div className="grid gap-3 sm:grid-cols-2">
+            <div>
+              <Label htmlFor="template-sid">Template Content SID</Label>
+              <Input
+                id="template-sid"
+                value={contentSid}
+                onChange={(e) => setContentSid(e.target.value)}
+                placeholder="HX..."
+              />
+              <FieldError>{errorFor('whatsappTemplate.contentSid')}</FieldError>
+            </div>
+            <div>
+              <Label htmlFor="template-body">Template text</Label>
+              <Textarea
+                id="template-body"
+                value={templateBody}
+                onChange={(e) => setTemplateBody(e.target.value)}
+                placeholder="Hi {{first_name}}, your order is ready."
+              />
+              <FieldError>{errorFor('whatsappTemplate.body')}</FieldError>
+            </div>
+          </div>
+        ) : (
+          <div>
+            <Label htmlFor="campaign-message">Message</Label>
+            <Textarea
+              id="campaign-message"
+              value={message}
+              onChange={(e) => setMessage(e.target.value)}
+              maxLength={1600}
+              placeholder="Hi {{first_name}}, ..."
+              aria-describedby="campaign-message-help"
+            />
+            <p id="campaign-message-help" className="mt-1 text-xs text-muted">
+              {whatsapp
+                ? `${message.length} characters.`
+                : `${encoding.units} characters, ${encoding.encoding}, ${encoding.segments} SMS segment${encoding.segments === 1 ? '' : 's'} per contact.`}{' '}
+              Variables: {'{{first_name}}'}, {'{{name}}'}, {'{{phone}}'} and imported columns.
+              {variables.length ? ` Used: ${variables.join(', ')}.` : ''}
+            </p>
+            <FieldError>{errorFor('message')}</FieldError>
+          </div>
+        )}
+        <div>
+          <Label htmlFor="campaign-media">Image or PDF to attach (https address, optional)</Label>
+          <Input
+            id="campaign-media"
+            value={mediaUrl}
+            onChange={(e) => setMediaUrl(e.target.value)}
+            placeholder="https://..."
+          />
+          <FieldError>{errorFor('mediaUrl')}</FieldError>
+        </div>
+        <div className="grid gap-3 sm:grid-cols-3">
+          <div>
+            <Label htmlFor="campaign-send-at">Send at (sub-account time zone; empty = when started)</Label>
+            <Input
+              id="campaign-send-at"
+              type="datetime-local"
+              value={sendAt}
+              onChange={(e) => setSendAt(e.target.value)}
+            />
+            <FieldError>{errorFor('sendAt')}</FieldError>
+          </div>
+          <label className="flex items-center gap-2 self-end pb-2 text-sm">
+            <input type="checkbox" checked={quiet} onChange={(e) => setQuiet(e.target.checked)} /> Quiet hours
+            (contact’s local time)
+          </label>
+          {quiet ? (
+            <div className="flex gap-2">
+              <div>
+                <Label htmlFor="quiet-start">From</Label>
+                <Input
+                  id="quiet-start"
+                  type="time"
+                  value={quietStart}
+                  onChange={(e) => setQuietStart(e.target.value)}
+                />
+              </div>
+              <div>
+                <Label htmlFor="quiet-end">Until</Label>
+                <Input id="quiet-end" type="time" value={quietEnd} onChange={(e) => setQuietEnd(e.target.value)} />
+              </div>
+            </div>
+          ) : null}
+        </div>
+        <div className="flex gap-2">
+          <Button type="submit" disabled={save.isPending}>
+            Save draft
+          </Button>
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+};
+
+const Detail = ({
+  connection,
+  campaign,
+  canEdit,
+  onEdit,
+}: {
+  connection: TChannelConnection;
+  campaign: TCampaign;
+  canEdit: boolean;
+  onEdit: () => void;
+}) => {
+  const client = useQueryClient();
+  const timeline = useQuery({
+    queryKey: ['channel', connection.connectionId, 'timeline', campaign.campaignId],
+    queryFn: () =>
+      api<TCampaignTimeline>(`/api/channels/${connection.connectionId}/campaigns/${campaign.campaignId}/timeline`, {
+        silent: true,
+      }),
+  });
+  const act = useMutation({
+    mutationFn: (action: 'start' | 'pause' | 'resume' | 'cancel') =>
+      api<TCampaign>(`/api/channels/${connection.connectionId}/campaigns/${campaign.campaignId}/${action}`, {
+        method: 'POST',
+        silent: true,
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['channel', connection.connectionId] }),
+    onError: (failure) => showErrorDialog(failure),
+  });
+  const f = campaign.figures;
+  return (
+    <Card>
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 className="flex-1 text-lg font-semibold">{campaign.name}</h2>
+        <span className="rounded-full bg-surface-2 px-3 py-1 text-xs font-semibold" data-testid="campaign-status">
+          {STATUS_LABELS[campaign.status]}
+        </span>
+      </div>
+      {campaign.scheduledFor && campaign.status === 'scheduled' ? (
+        <p className="mt-1 text-sm text-muted">
+          Sends at {campaign.sendAt?.replace('T', ' ')} ({campaign.timeZone})
+        </p>
+      ) : null}
+      <dl className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-6" aria-label="Campaign figures">
+        {FIGURES.map(([key, label]) => (
+          <div key={key} className="rounded-lg border border-border p-2 text-center">
+            <dt className="text-xs text-muted">{label}</dt>
+            <dd className="text-xl font-semibold" data-testid={`figure-${key}`}>
+              {f[key]}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-2 text-xs text-muted">
+        {f.total} recipients{f.skipped ? `, ${f.skipped} skipped (opted out or no WhatsApp window)` : ''}.
+        {campaign.failures.length
+          ? ` Failures: ${campaign.failures.map((x) => `${x.errorCode} × ${x.count}`).join(', ')}.`
+          : ''}
+      </p>
+      <div className="mt-4">{timeline.data ? <CampaignChart timeline={timeline.data} /> : null}</div>
+      <div className="mt-4 flex flex-wrap gap-2">
+        {canEdit && campaign.status === 'draft' ? (
+          <>
+            <Button onClick={() => act.mutate('start')} disabled={act.isPending}>
+              {campaign.sendAt ? 'Schedule' : 'Send now'}
+            </Button>
+            <Button variant="secondary" onClick={onEdit}>
+              Edit
+            </Button>
+          </>
+        ) : null}
+        {canEdit && (campaign.status === 'sending' || campaign.status === 'scheduled') ? (
+          <Button variant="secondary" onClick={() => act.mutate('pause')}>
+            Pause
+          </Button>
+        ) : null}
+        {canEdit && campaign.status === 'paused' ? <Button onClick={() => act.mutate('resume')}>Resume</Button> : null}
+        {canEdit && !['completed', 'cancelled', 'draft'].includes(campaign.status) ? (
+          <Button variant="danger" onClick={() => act.mutate('cancel')}>
+            Cancel campaign
+          </Button>
+        ) : null}
+        {campaign.status !== 'draft' ? (
+          <a
+            href={`/api/channels/${connection.connectionId}/campaigns/${campaign.campaignId}/export.csv`}
+            className="inline-flex h-10 items-center rounded-lg border border-border px-4 text-sm font-medium"
+            download
+          >
+            Export CSV
+          </a>
+        ) : null}
+      </div>
+    </Card>
+  );
+};
+
+/** The campaigns of a connection with their live figures, the editor and one campaign's detail. */
+export const CampaignsTab = ({ connection, canEdit }: { connection: TChannelConnection; canEdit: boolean }) => {
+  const client = useQueryClient();
+  const campaigns = useCampaigns(connection.connectionId);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [editing, setEditing] = useState<'new' | string | null>(null);
+  const list = campaigns.data?.campaigns ?? [];
+  const current = list.find((c) => c.campaignId === selected) ?? null;
+  const saved = (campaign: TCampaign) => {
+    setEditing(null);
+    setSelected(campaign.campaignId);
+    void client.invalidateQueries({ queryKey: ['channel', connection.connectionId, 'campaigns'] });
+  };
+
+  return (
+    <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)]">
+      <Card className="p-0">
+        <div className="flex items-center border-b border-border px-4 py-3">
+          <h2 className="flex-1 font-semibold">Campaigns</h2>
+          {canEdit ? (
+            <Button size="sm" onClick={() => setEditing('new')}>
+              New campaign
+            </Button>
+          ) : null}
+        </div>
+        {!list.length && !campaigns.isLoading ? <p className="p-4 text-sm text-muted">No campaigns yet.</p> : null}
+        <ul aria-label="Campaigns">
+          {list.map((campaign) => (
+            <li key={campaign.campaignId}>
+              <button
+                type="button"
+                onClick={() => {
+                  setSelected(campaign.campaignId);
+                  setEditing(null);
+                }}
+                aria-current={campaign.campaignId === selected ? 'true' : undefined}
+                className="w-full border-b border-border px-4 py-3 text-left hover:bg-surface-2"
+              >
+                <span className="flex items-center gap-2">
+                  <span className="flex-1 font-medium">{campaign.name}</span>
+                  <span className="text-xs text-muted">{STATUS_LABELS[campaign.status]}</span>
+                </span>
+                <span className="mt-1 block text-xs text-muted">
+                  {campaign.figures.sent}/{campaign.figures.total} sent · {campaign.figures.delivered} delivered ·{' '}
+                  {campaign.figures.failed} failed · {campaign.figures.replied} replied · {campaign.figures.optedOut}{' '}
+                  opted out
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </Card>
+      <div>
+        {editing ? (
+          <Editor
+            key={editing}
+            connection={connection}
+            campaign={editing === 'new' ? null : (list.find((c) => c.campaignId === editing) ?? null)}
+            onSaved={saved}
+            onCancel={() => setEditing(null)}
+          />
+        ) : current ? (
+          <Detail
+            connection={connection}
+            campaign={current}
+            canEdit={canEdit}
+            onEdit={() => setEditing(current.campaignId)}
+          />
+        ) : (
+          <Card>
+            <p className="text-sm text-muted">Pick a campaign to see its figures, or create one.</p>
+          </Card>
+        )}
+      </div>
+    </div>
+  );
+};

@@ -1,0 +1,170 @@
+import type { TChannelConnection, TMessagingChannel } from '@switchboard/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { FieldError, Input, Label, Select } from '../../components/ui/input';
+import { ApiError, api } from '../../lib/api';
+import { showErrorDialog } from '../errors/error-dialog';
+import { useBuilds } from '../widget/use-connection';
+import { CHANNEL_NAMES } from './use-channel';
+
+/** Creates the sub-account's SMS or WhatsApp agent: an agent, and the sandbox or Twilio. */
+export const ConnectForm = ({ subaccountId, type }: { subaccountId: string; type: TMessagingChannel }) => {
+  const client = useQueryClient();
+  const builds = useBuilds(subaccountId);
+  const [buildId, setBuildId] = useState('');
+  const [transport, setTransport] = useState<'sandbox' | 'twilio'>('sandbox');
+  const [accountSid, setAccountSid] = useState('');
+  const [authToken, setAuthToken] = useState('');
+  const [phoneNumber, setPhoneNumber] = useState('');
+  const [messagingServiceSid, setMessagingServiceSid] = useState('');
+  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
+  const list = builds.data?.builds ?? [];
+  const create = useMutation({
+    mutationFn: () =>
+      api<TChannelConnection>('/api/channels', {
+        silent: true,
+        body: {
+          subaccountId,
+          type,
+          buildId,
+          ...(transport === 'twilio'
+            ? {
+                twilio: { accountSid: accountSid.trim(), authToken: authToken.trim() },
+                sender: {
+                  phoneNumber: phoneNumber.trim() || null,
+                  messagingServiceSid: messagingServiceSid.trim() || null,
+                },
+              }
+            : {}),
+        },
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['channels', subaccountId, type] }),
+    onError: (failure) => {
+      if (failure instanceof ApiError && failure.status === 422 && failure.field)
+        setError({ field: failure.field.replace(/^body\./, ''), message: failure.message });
+      else showErrorDialog(failure, () => create.mutate());
+    },
+  });
+  const fieldError = (field: string) => (error?.field === field ? error.message : null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!buildId) return setError({ field: 'buildId', message: 'Pick an agent' });
+    setError(null);
+    create.mutate();
+  };
+
+  return (
+    <Card className="mx-auto max-w-2xl">
+      <h2 className="text-lg font-semibold">Connect the {CHANNEL_NAMES[type]}</h2>
+      <p className="mt-1 text-sm text-muted">
+        Pick the agent that answers. Without a Twilio account, use the sandbox: a phone inside this app where you can
+        text the agent and receive campaigns.
+      </p>
+      <form onSubmit={submit} className="mt-5 space-y-5" noValidate>
+        <div>
+          <Label htmlFor="channel-agent">Agent</Label>
+          <Select id="channel-agent" value={buildId} onChange={(event) => setBuildId(event.target.value)}>
+            <option value="">
+              {builds.isLoading
+                ? 'Loading builds...'
+                : list.length
+                  ? 'Select an agent'
+                  : 'No builds available. Please create a build first.'}
+            </option>
+            {list.map((build) => (
+              <option key={build.buildId} value={build.buildId}>
+                {build.aiName}
+              </option>
+            ))}
+          </Select>
+          <FieldError>{fieldError('buildId')}</FieldError>
+          {!builds.isLoading && !list.length ? (
+            <Link to="/agents/create" className="mt-2 inline-block text-sm underline">
+              Create an agent
+            </Link>
+          ) : null}
+        </div>
+        <fieldset>
+          <legend className="mb-2 text-sm font-medium">Messages travel through</legend>
+          <div className="grid gap-2 sm:grid-cols-2">
+            {(
+              [
+                ['sandbox', 'Sandbox phone', 'No account needed. Nothing leaves this app.'],
+                ['twilio', 'Twilio', 'Your Twilio number or messaging service.'],
+              ] as const
+            ).map(([value, label, description]) => (
+              <label
+                key={value}
+                className="flex cursor-pointer gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary"
+              >
+                <input
+                  type="radio"
+                  name="transport"
+                  value={value}
+                  checked={transport === value}
+                  onChange={() => setTransport(value)}
+                />
+                <span>
+                  <span className="block text-sm font-medium">{label}</span>
+                  <span className="block text-xs text-muted">{description}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {transport === 'twilio' ? (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div>
+              <Label htmlFor="twilio-sid">Account SID</Label>
+              <Input
+                id="twilio-sid"
+                value={accountSid}
+                onChange={(e) => setAccountSid(e.target.value)}
+                placeholder="AC..."
+                autoComplete="off"
+              />
+              <FieldError>{fieldError('twilio.accountSid')}</FieldError>
+            </div>
+            <div>
+              <Label htmlFor="twilio-token">Auth token</Label>
+              <Input
+                id="twilio-token"
+                type="password"
+                value={authToken}
+                onChange={(e) => setAuthToken(e.target.value)}
+                autoComplete="off"
+              />
+              <FieldError>{fieldError('twilio.authToken')}</FieldError>
+            </div>
+            <div>
+              <Label htmlFor="twilio-phone">{type === 'whatsapp' ? 'WhatsApp sender number' : 'Sending number'}</Label>
+              <Input
+                id="twilio-phone"
+                value={phoneNumber}
+                onChange={(e) => setPhoneNumber(e.target.value)}
+                placeholder="+15555555555"
+              />
+              <FieldError>{fieldError('sender.phoneNumber')}</FieldError>
+            </div>
+            <div>
+              <Label htmlFor="twilio-service">or Messaging service SID</Label>
+              <Input
+                id="twilio-service"
+                value={messagingServiceSid}
+                onChange={(e) => setMessagingServiceSid(e.target.value)}
+                placeholder="MG..."
+              />
+              <FieldError>{fieldError('sender.messagingServiceSid')}</FieldError>
+            </div>
+          </div>
+        ) : null}
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? (transport === 'twilio' ? 'Checking credentials...' : 'Connecting...') : 'Connect'}
+        </Button>
+      </form>
+    </Card>
+  );
+};

@@ -1,0 +1,118 @@
+import type { TChannelConnection, TMessagingChannel, TSmsSettings } from '@switchboard/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useOutletContext, useParams, useSearchParams } from 'react-router';
+import { Spinner } from '../../components/ui/card';
+import { api } from '../../lib/api';
+import { cn } from '../../lib/cn';
+import type { ConnectContext } from '../connection/connection-layout';
+import { Inbox } from '../widget/inbox-page';
+import { CampaignsTab } from './campaigns-tab';
+import { ConnectForm } from './connect-form';
+import { ContactsTab } from './contacts-tab';
+import { SandboxPhone } from './sandbox-phone';
+import { SettingsTab } from './settings-tab';
+import { CHANNEL_NAMES, useChannelEvents, useChannels } from './use-channel';
+
+const TABS = [
+  ['campaigns', 'Campaigns'],
+  ['contacts', 'Contacts'],
+  ['conversations', 'Conversations'],
+  ['phone', 'Sandbox phone'],
+  ['settings', 'Settings'],
+] as const;
+type Tab = (typeof TABS)[number][0];
+
+/** /{connectId}/sms/campaigns and /{connectId}/whatsapp/campaigns. */
+export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
+  const { connectId = '' } = useParams();
+  const context = useOutletContext<ConnectContext>();
+  const [params, setParams] = useSearchParams();
+  const channels = useChannels(context.subaccountId, type);
+  const settings = useQuery({
+    queryKey: ['sms-settings', connectId],
+    queryFn: () => api<TSmsSettings>(`/api/sms/${connectId}/settings`, { silent: true }),
+  });
+  const list = channels.data?.connections ?? [];
+  const connection: TChannelConnection | undefined =
+    list.find((item) => item.connectionId === connectId || item.connectionId === params.get('connection')) ?? list[0];
+  useChannelEvents(connection?.connectionId ?? null);
+  const tab = (TABS.find(([key]) => key === params.get('tab'))?.[0] ?? 'campaigns') as Tab;
+  const canEdit = context.role !== 'viewer';
+
+  return (
+    <div className="mx-auto max-w-7xl">
+      <header className="mb-5 flex flex-wrap items-center gap-3">
+        {settings.data?.logoUrl ? (
+          <img src={settings.data.logoUrl} alt="" className="h-9 w-9 rounded-lg object-contain" />
+        ) : null}
+        <div className="min-w-0 flex-1">
+          <p className="text-xs uppercase tracking-wide text-muted">{settings.data?.companyName ?? 'SMS Dashboard'}</p>
+          <h1 className="text-2xl font-semibold">{CHANNEL_NAMES[type]}</h1>
+        </div>
+        {connection ? (
+          <span
+            className={cn(
+              'rounded-full px-3 py-1 text-xs font-semibold',
+              connection.transport === 'sandbox'
+                ? 'bg-amber-500/15 text-amber-900 dark:text-amber-200'
+                : 'bg-primary/15 text-foreground',
+            )}
+          >
+            {connection.transport === 'sandbox'
+              ? 'Sandbox — no real messages are sent'
+              : `Twilio · ${connection.sender.phoneNumber ?? connection.sender.messagingServiceSid}`}
+          </span>
+        ) : null}
+        <Link to={`/${connectId}/dashboard`} className="text-sm underline">
+          Dashboard
+        </Link>
+      </header>
+      {channels.isLoading ? <Spinner label="Loading the connection" /> : null}
+      {!channels.isLoading && !connection ? (
+        canEdit ? (
+          <ConnectForm subaccountId={context.subaccountId} type={type} />
+        ) : (
+          <p className="text-sm text-muted">
+            No {CHANNEL_NAMES[type]} is connected yet. Ask an admin or member to connect one.
+          </p>
+        )
+      ) : null}
+      {connection ? (
+        <>
+          <nav
+            aria-label={`${CHANNEL_NAMES[type]} sections`}
+            className="mb-5 flex gap-1 overflow-x-auto border-b border-border"
+          >
+            {TABS.map(([key, label]) => (
+              <button
+                key={key}
+                type="button"
+                aria-current={tab === key ? 'page' : undefined}
+                onClick={() => {
+                  const next = new URLSearchParams(params);
+                  next.set('tab', key);
+                  setParams(next, { replace: true });
+                }}
+                className={cn(
+                  'whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium',
+                  tab === key
+                    ? 'border-primary text-foreground'
+                    : 'border-transparent text-muted hover:text-foreground',
+                )}
+              >
+                {label}
+              </button>
+            ))}
+          </nav>
+          {tab === 'campaigns' ? <CampaignsTab connection={connection} canEdit={canEdit} /> : null}
+          {tab === 'contacts' ? <ContactsTab connection={connection} canEdit={canEdit} /> : null}
+          {tab === 'conversations' ? <Inbox connectionId={connection.connectionId} canReply={canEdit} /> : null}
+          {tab === 'phone' ? <SandboxPhone connection={connection} canEdit={canEdit} /> : null}
+          {tab === 'settings' ? (
+            <SettingsTab connection={connection} connectId={connectId} canEdit={canEdit} role={context.role} />
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
+};

@@ -1,0 +1,172 @@
+import type { TChannelConnection, TChannelMessage } from '@switchboard/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { FieldError, Input, Label } from '../../components/ui/input';
+import { ApiError, api } from '../../lib/api';
+import { cn } from '../../lib/cn';
+import { showErrorDialog } from '../errors/error-dialog';
+
+const DEFAULT_PHONE = '+15555550123';
+
+/** Every message of the connection, live: the sandbox phone's inbox and the numbers that have one. */
+const useMessages = (connectionId: string) =>
+  useQuery({
+    queryKey: ['channel', connectionId, 'messages'],
+    queryFn: () =>
+      api<{ messages: TChannelMessage[] }>(`/api/channels/${connectionId}/messages?limit=500`, { silent: true }),
+  });
+
+/** The sandbox phone: text the agent as any number, see every message to that number arrive, reply, STOP. */
+export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConnection; canEdit: boolean }) => {
+  const client = useQueryClient();
+  const messages = useMessages(connection.connectionId);
+  const [phone, setPhone] = useState(DEFAULT_PHONE);
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const all = messages.data?.messages ?? [];
+  const numbers = useMemo(() => {
+    const seen = new Map<string, TChannelMessage>();
+    for (const message of all) seen.set(message.contactPhone, message);
+    return [...seen.entries()].sort((a, b) => b[1].createdAt.localeCompare(a[1].createdAt));
+  }, [all]);
+  const thread = all.filter((message) => message.contactPhone === phone);
+  const bottom = useRef<HTMLLIElement | null>(null);
+  const count = thread.length;
+  useEffect(() => {
+    if (count) bottom.current?.scrollIntoView?.({ block: 'end' });
+  }, [count]);
+  const send = useMutation({
+    mutationFn: (body: string) =>
+      api(`/api/channels/${connection.connectionId}/sandbox/inbound`, {
+        body: { from: phone.trim(), body },
+        silent: true,
+      }),
+    onSuccess: () => {
+      setDraft('');
+      void client.invalidateQueries({ queryKey: ['channel', connection.connectionId] });
+    },
+    onError: (failure) => {
+      if (failure instanceof ApiError && failure.status === 422) setError(failure.message);
+      else showErrorDialog(failure);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (draft.trim()) send.mutate(draft.trim());
+  };
+  const sandbox = connection.transport === 'sandbox';
+
+  return (
+    <div className="grid gap-4 lg:grid-cols-[280px_minmax(0,420px)_1fr]">
+      <Card className="p-0">
+        <h2 className="border-b border-border px-4 py-3 font-semibold">Numbers</h2>
+        {!numbers.length ? <p className="p-4 text-sm text-muted">No messages yet.</p> : null}
+        <ul aria-label="Numbers with messages" className="max-h-[60vh] overflow-y-auto">
+          {numbers.map(([number, last]) => (
+            <li key={number}>
+              <button
+                type="button"
+                onClick={() => setPhone(number)}
+                aria-current={number === phone ? 'true' : undefined}
+                className={cn(
+                  'w-full border-b border-border px-4 py-2 text-left text-sm hover:bg-surface-2',
+                  number === phone && 'bg-surface-2',
+                )}
+              >
+                <span className="block font-medium">{number}</span>
+                <span className="block truncate text-xs text-muted">{last.body || '[attachment]'}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </Card>
+      <section
+        aria-label="Sandbox phone"
+        className="mx-auto w-full max-w-[400px] rounded-[2.5rem] border-4 border-border bg-surface p-3 shadow-lg"
+      >
+        <div className="flex items-center justify-between px-3 pb-2 text-xs text-muted">
+          <span>9:41</span>
+          <span className="rounded bg-amber-500/15 px-2 py-0.5 font-semibold text-amber-900 dark:text-amber-200">
+            Sandbox
+          </span>
+          <span>100%</span>
+        </div>
+        <div className="px-3 pb-2">
+          <Label htmlFor="sandbox-from">Texting as</Label>
+          <Input id="sandbox-from" value={phone} onChange={(event) => setPhone(event.target.value)} inputMode="tel" />
+          <p className="mt-1 text-xs text-muted">
+            To {connection.sender.phoneNumber ?? connection.sender.messagingServiceSid}
+          </p>
+        </div>
+        <ol
+          aria-label={`Messages with ${phone}`}
+          aria-live="polite"
+          className="h-[380px] space-y-2 overflow-y-auto rounded-2xl bg-background p-3"
+        >
+          {!thread.length ? <li className="text-center text-xs text-muted">Text the agent to start.</li> : null}
+          {thread.map((message) => (
+            <li
+              key={message.messageId}
+              className={cn('flex', message.direction === 'inbound' ? 'justify-end' : 'justify-start')}
+            >
+              <div
+                className={cn(
+                  'max-w-[80%] rounded-2xl px-3 py-2 text-sm',
+                  message.direction === 'inbound'
+                    ? 'bg-primary text-primary-foreground'
+                    : 'bg-surface-2 text-foreground',
+                )}
+              >
+                <p className="whitespace-pre-wrap break-words">{message.body || '[attachment]'}</p>
+                {message.direction === 'outbound' ? (
+                  <p className="mt-1 text-[11px] opacity-80">
+                    {message.campaignId ? 'Campaign · ' : ''}
+                    {message.status}
+                    {message.errorCode ? ` (${message.errorCode})` : ''}
+                  </p>
+                ) : null}
+              </div>
+            </li>
+          ))}
+          <li ref={bottom} aria-hidden="true" />
+        </ol>
+        {sandbox && canEdit ? (
+          <form onSubmit={submit} className="mt-2 flex gap-2 px-1">
+            <label htmlFor="sandbox-text" className="sr-only">
+              Message
+            </label>
+            <Input
+              id="sandbox-text"
+              value={draft}
+              onChange={(event) => setDraft(event.target.value)}
+              placeholder="iMessage"
+              maxLength={1600}
+            />
+            <Button type="submit" disabled={send.isPending || !draft.trim()}>
+              Send
+            </Button>
+            <Button type="button" variant="secondary" onClick={() => send.mutate('STOP')} disabled={send.isPending}>
+              STOP
+            </Button>
+          </form>
+        ) : null}
+        <FieldError>{error}</FieldError>
+      </section>
+      <Card>
+        <h2 className="font-semibold">How the sandbox works</h2>
+        <p className="mt-2 text-sm text-muted">
+          {sandbox
+            ? 'Nothing leaves this app. Text the agent as any number; campaign messages and the agent’s answers arrive here live. STOP opts the number out of every campaign and the agent until it texts START.'
+            : 'This connection sends through Twilio: text its number from a real phone. Every message in and out shows here live.'}
+        </p>
+        <p className="mt-2 text-sm text-muted">
+          Twilio’s test numbers +15005550001 (invalid) and +15005550009 (not a mobile) fail in the sandbox as they would
+          on Twilio.
+        </p>
+      </Card>
+    </div>
+  );
+};

@@ -1,0 +1,4 @@
+export * from './campaigns';
+export * from './contacts';
+export * from './rules';
+export * from './schemas';
