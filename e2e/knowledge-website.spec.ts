@@ -24,6 +24,8 @@ test('an agency adds its website as knowledge and the agent answers citing the p
   try {
     await signIn(page, DEMO_USERS.admin);
     await page.getByLabel('Your agent idea').fill('A friendly assistant for Cake Co in York that takes cake orders');
+    // An earlier journey may have added a provider; this one drafts with the offline model.
+    await page.getByLabel('Model that writes the draft').selectOption('offline::offline');
     await page.getByRole('button', { name: 'Create agent' }).click();
     await page.waitForURL(/\/agents\/agt_[a-z0-9]+$/);
 

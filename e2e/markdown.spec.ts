@@ -10,6 +10,8 @@ test('replies show as sanitised markdown: bold, code blocks, safe links, no scri
   await page
     .getByLabel('Your agent idea')
     .fill('A helpful assistant for Markdown Bakery in York that takes cake orders');
+  // An earlier journey may have added a provider; this one drafts with the offline model.
+  await page.getByLabel('Model that writes the draft').selectOption('offline::offline');
   await page.getByRole('button', { name: 'Create agent' }).click();
   await page.waitForURL(/\/agents\/agt_[a-z0-9]+$/);
 

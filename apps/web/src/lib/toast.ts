@@ -1,10 +1,21 @@
 import { toast as sonner } from 'sonner';
 
-/** Toasts show one at a time: a new one replaces whatever is on screen. */
-const ONE_AT_A_TIME = 'single-toast';
+type Kind = 'success' | 'error' | 'info';
+
+let onScreen: string | number | undefined;
+
+/**
+ * Toasts show one at a time: a new one dismisses whatever is on screen. Each toast gets its own id,
+ * because reusing one id lets a toast that is timing out take its replacement with it.
+ */
+const show = (kind: Kind) => (message: string, duration?: number) => {
+  if (onScreen !== undefined) sonner.dismiss(onScreen);
+  onScreen = sonner[kind](message, { duration });
+  return onScreen;
+};
 
 export const toast = {
-  success: (message: string, duration?: number) => sonner.success(message, { id: ONE_AT_A_TIME, duration }),
-  error: (message: string, duration?: number) => sonner.error(message, { id: ONE_AT_A_TIME, duration }),
-  info: (message: string, duration?: number) => sonner.info(message, { id: ONE_AT_A_TIME, duration }),
+  success: show('success'),
+  error: show('error'),
+  info: show('info'),
 };

@@ -191,7 +191,13 @@ export const createView = (o: ViewOptions) => {
     );
 
   const chatScreen = () => {
-    const list = h('div', { class: 'msgs', role: 'log', tabindex: '0', 'aria-live': 'polite', 'aria-label': 'Messages' });
+    const list = h('div', {
+      class: 'msgs',
+      role: 'log',
+      tabindex: '0',
+      'aria-live': 'polite',
+      'aria-label': 'Messages',
+    });
     for (const m of state.chat.messages) list.append(messageRow(m));
     if (state.loading) {
       list.append(

@@ -107,6 +107,8 @@ export const ThemeScope = ({
   const update = (patch: { dark?: boolean; color?: string }) => {
     if (scope.kind === 'none') return;
     const previous = { ...override };
+    // A load still in flight would bring back the value from before this change.
+    void queryClient.cancelQueries({ queryKey });
     setOverride((current) => ({ ...current, ...patch }));
     saveTheme(scope, patch)
       .then(() => {
