@@ -2,8 +2,9 @@
  * A local HTTP stand-in for the parts of the Stripe API the adapter uses, for tests: the real
  * stripe SDK talks to it through STRIPE_API_BASE. State is plain objects the test can change.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './read-body';
 
 type Json = Record<string, unknown>;
 
@@ -35,15 +36,6 @@ export interface StripeStub {
   }): Json;
   close(): Promise<void>;
 }
-
-const readBody = (request: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let text = '';
-    request.on('data', (chunk) => {
-      text += chunk;
-    });
-    request.on('end', () => resolve(text));
-  });
 
 export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> => {
   const subscriptions = new Map<string, Json>();

@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './read-body';
 
 /**
  * A local OpenAI-compatible chat completions server for tests and the benchmark. It plays every
@@ -94,14 +95,6 @@ export const answerFor = (system: string, messages: { role: string; content: str
   }
   return last.includes('jailbreak') ? 'BREAK: rules off' : `Answer to: ${last}`;
 };
-
-const readBody = (request: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 
 export const startStubLlm = async (options: { latencyMs?: number; record?: boolean } = {}): Promise<StubLlm> => {
   const requests: StubLlm['requests'] = [];

@@ -4,8 +4,9 @@
  * answers Twilio's error bodies, and lets a test queue failures (429 with Retry-After, 503).
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './read-body';
 
 export interface StubSentMessage {
   sid: string;
@@ -23,15 +24,6 @@ export interface TwilioStub {
   failNext(...answers: { status: number; headers?: Record<string, string>; code?: number; message?: string }[]): void;
   close(): Promise<void>;
 }
-
-const readBody = (request: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let text = '';
-    request.on('data', (chunk) => {
-      text += chunk;
-    });
-    request.on('end', () => resolve(text));
-  });
 
 export const TEST_ACCOUNT_SID = `AC${'a1'.repeat(16)}`;
 export const TEST_AUTH_TOKEN = 'f'.repeat(32);

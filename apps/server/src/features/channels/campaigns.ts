@@ -315,6 +315,26 @@ const checkAudience = async (tx: Tx, row: CampaignRow) => {
 };
 
 /**
+ * Moves a campaign into its next dispatch round: scheduled when its start time is still ahead and it
+ * has never sent, sending otherwise; the round's dispatch job is written in the same transaction.
+ */
+const scheduleDispatchRound = async (deps: Deps, tx: Tx, row: CampaignRow) => {
+  const now = new Date();
+  const later = !row.startedAt && row.scheduledFor !== null && row.scheduledFor.getTime() > now.getTime();
+  const round = row.dispatchRound + 1;
+  await tx
+    .update(campaigns)
+    .set({
+      status: later ? 'scheduled' : 'sending',
+      startedAt: row.startedAt ?? (later ? null : now),
+      dispatchRound: round,
+      updatedAt: now,
+    })
+    .where(eq(campaigns.id, row.id));
+  await dispatchJob(deps, row, round, later ? (row.scheduledFor as Date) : now, tx);
+};
+
+/**
  * Starts a draft: checks the audience (not empty, every variable has a value), then writes the new
  * state and the dispatch job in one short transaction. The dispatch job writes the recipients in
  * small batches (opted-out numbers as skipped) before it sends. Started twice at once, the second
@@ -327,19 +347,7 @@ export const startCampaign = async (deps: Deps, subaccountId: string, campaignId
     if (row.status !== 'draft')
       throw new AppError('CONFLICT', 'The campaign has already been started.', { field: 'status' });
     await checkAudience(tx, row);
-    const now = new Date();
-    const later = row.scheduledFor && row.scheduledFor.getTime() > now.getTime();
-    const round = row.dispatchRound + 1;
-    await tx
-      .update(campaigns)
-      .set({
-        status: later ? 'scheduled' : 'sending',
-        startedAt: later ? null : now,
-        dispatchRound: round,
-        updatedAt: now,
-      })
-      .where(eq(campaigns.id, row.id));
-    await dispatchJob(deps, row, round, later ? (row.scheduledFor as Date) : now, tx);
+    await scheduleDispatchRound(deps, tx, row);
   });
   return getCampaign(deps, subaccountId, campaignId);
 };
@@ -361,19 +369,7 @@ export const resumeCampaign = async (deps: Deps, subaccountId: string, campaignI
     if (FINAL.includes(row.status)) throw alreadyCompleted();
     if (row.status !== 'paused')
       throw new AppError('CONFLICT', 'Only a paused campaign can be resumed.', { field: 'status' });
-    const round = row.dispatchRound + 1;
-    const now = new Date();
-    const later = row.scheduledFor && row.scheduledFor.getTime() > now.getTime() && !row.startedAt;
-    await tx
-      .update(campaigns)
-      .set({
-        status: later ? 'scheduled' : 'sending',
-        startedAt: row.startedAt ?? (later ? null : now),
-        dispatchRound: round,
-        updatedAt: now,
-      })
-      .where(eq(campaigns.id, row.id));
-    await dispatchJob(deps, row, round, later ? (row.scheduledFor as Date) : now, tx);
+    await scheduleDispatchRound(deps, tx, row);
   });
   return getCampaign(deps, subaccountId, campaignId);
 };
