@@ -11,7 +11,7 @@ import type { TMentorDraft, TMentorDraftSuggestion, TMentorReviewContext } from 
  */
 
 const TONE =
-  /\b(?:tone|friendly|warm|polite|professional|formal|informal|casual|concise|empathetic|cheerful|courteous)\b/i;
+  /\b(?:tone|helpful|friendly|warm|polite|professional|formal|informal|casual|concise|empathetic|cheerful|courteous)\b/i;
 const ESCALATION =
   /\b(?:human|person|people on the team|staff|team member|colleague|escalat\w*|hand (?:it |the conversation |this )?(?:over|off)|transfer|contact (?:us|the team|support))\b/i;
 const FALLBACK =
