@@ -149,7 +149,7 @@ const instructionRules = (context: TMentorReviewContext): TMentorDraftSuggestion
 const evaluationRules = (context: TMentorReviewContext): TMentorDraftSuggestion[] => {
   const evaluation = context.evaluation;
   const prompt = context.agent.systemPrompt;
-  if (!evaluation || !evaluation.failed.length || !prompt.trim()) return [];
+  if (!evaluation?.failed.length || !prompt.trim()) return [];
   const anchor = anchorOf(prompt);
   const gap = prompt.includes('\n\n') ? '\n\n' : '\n';
   const uncovered = evaluation.failed.filter((result) => !result.knowledgeMatch).map((result) => result.question);

@@ -8,7 +8,7 @@ const CONTEXT = 2;
 
 type Row = DiffLine | { kind: 'fold'; hidden: number; at: number };
 
-const fold = (lines: DiffLine[]): Row[] => {
+export const fold = (lines: DiffLine[]): Row[] => {
   const rows: Row[] = [];
   let index = 0;
   while (index < lines.length) {
