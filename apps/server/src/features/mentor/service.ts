@@ -53,6 +53,9 @@ export const MENTOR_SYSTEM = [
   'Answer only with the JSON object.',
 ].join('\n');
 
+/** The context as JSON with every "<" escaped, so no text inside it can close the context's tag. */
+const contextJson = (context: unknown) => JSON.stringify(context).replace(/</g, '\\u003c');
+
 const toView = (row: MentorReviewRow, agentName: string): TMentorReview => ({
   id: row.id,
   agentId: row.agentId,
@@ -112,7 +115,7 @@ export const createReview = async (
       messages: [
         {
           role: 'user',
-          content: `Review this agent.\n<${REVIEW_CONTEXT_TAG}>\n${JSON.stringify(context)}\n</${REVIEW_CONTEXT_TAG}>`,
+          content: `Review this agent.\n<${REVIEW_CONTEXT_TAG}>\n${contextJson(context)}\n</${REVIEW_CONTEXT_TAG}>`,
         },
       ],
       temperature: 0.2,
