@@ -26,6 +26,7 @@ import { healthRoutes } from './features/health/routes';
 import { inboxRoutes } from './features/inbox/routes';
 import { knowledgeRoutes } from './features/knowledge/routes';
 import { marketplaceRoutes } from './features/marketplace/routes';
+import { mentorRoutes } from './features/mentor/routes';
 import { metricsRoutes } from './features/metrics/routes';
 import { openAiCompatRoutes } from './features/openai-compat/routes';
 import { providerRoutes } from './features/providers/routes';
@@ -124,6 +125,7 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   await app.register(rankRoutes);
   await app.register(supportRoutes(mailer));
   await app.register(affiliateRoutes);
+  await app.register(mentorRoutes);
 
   await serveWebApp(app, deps);
   return { app, mailer };

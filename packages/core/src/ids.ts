@@ -36,5 +36,6 @@ export const ID_PREFIXES = {
   supportTicket: 'tkt',
   referral: 'rfl',
   commission: 'com',
+  mentorReview: 'mrv',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;

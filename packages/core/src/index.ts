@@ -18,6 +18,7 @@ export * from './knowledge/file-check';
 export * from './knowledge/terms';
 export * from './llm/schemas';
 export * from './marketplace/index';
+export * from './mentor/index';
 export * from './navigation/web-paths';
 export * from './navigation/workspace';
 export * from './rank/rank';

@@ -12,6 +12,7 @@ export * from '../features/demos/schema';
 export * from '../features/evaluation/schema';
 export * from '../features/knowledge/schema';
 export * from '../features/marketplace/schema';
+export * from '../features/mentor/schema';
 export * from '../features/providers/schema';
 export * from '../features/support/schema';
 export * from '../features/tenancy/schema';

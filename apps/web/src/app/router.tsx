@@ -15,6 +15,7 @@ import { ErrorDialog } from '../features/errors/error-dialog';
 import { evaluationRoutes } from '../features/evaluation/routes';
 import { LandingPage } from '../features/marketing/landing-page';
 import { marketplaceRoutes } from '../features/marketplace/routes';
+import { mentorRoutes } from '../features/mentor/routes';
 import { rankRoutes } from '../features/rank/routes';
 import { resourcesRoutes } from '../features/resources/routes';
 import { type FeatureRoutes, PageSuspense } from '../features/routing';
@@ -37,6 +38,7 @@ const features: FeatureRoutes[] = [
   rankRoutes,
   supportRoutes,
   affiliateRoutes,
+  mentorRoutes,
 ];
 
 /** The root keeps the app-wide dialogs mounted beside every page. */

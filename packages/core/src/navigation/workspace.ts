@@ -19,6 +19,7 @@ export const WORKSPACE_RESOURCE_ITEMS: NavItem[] = [
   { label: 'Community', path: '/howitworks' },
   { label: 'Support', path: '/support' },
   { label: 'Affiliate Program', path: '/affiliate' },
+  { label: 'AI Mentor', path: '/aimentor' },
 ];
 
 /**

@@ -9,7 +9,7 @@ import {
   ZCreateAgentRequest,
   ZUpdateAgentRequest,
 } from '@switchboard/core';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import type { Tenant } from '../../platform/guard';
@@ -110,7 +110,7 @@ export const createAgent = async (deps: Deps, tenant: Tenant, body: TCreateAgent
 };
 
 export const updateAgent = async (
-  db: Db,
+  db: Db | Tx,
   tenant: Tenant,
   agentId: string,
   body: TUpdateAgentRequest,

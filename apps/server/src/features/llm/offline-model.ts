@@ -6,7 +6,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import { estimateTokens, OFFLINE_MODEL_ID } from '@switchboard/core';
+import { estimateTokens, OFFLINE_MODEL_ID, offlineReview, ZMentorReviewContext } from '@switchboard/core';
 import { type JsonSchema, type OfflineTool, offlineReply, valueForSchema } from './offline-answer';
 import { offlineDraft } from './offline-draft';
 
@@ -14,6 +14,27 @@ import { offlineDraft } from './offline-draft';
 const isAgentDraftSchema = (schema: JsonSchema) => {
   const keys = Object.keys(schema.properties ?? {});
   return ['name', 'systemPrompt', 'firstMessage', 'suggestedResponses'].every((key) => keys.includes(key));
+};
+
+/** The AI Mentor's schema (ZMentorDraft): answered by the offline reviewer's rules. */
+const isMentorDraftSchema = (schema: JsonSchema) => {
+  const keys = Object.keys(schema.properties ?? {});
+  return keys.length === 2 && keys.includes('summary') && keys.includes('suggestions');
+};
+
+/** The review context the mentor sends between <review-context> tags, read back for the offline reviewer. */
+export const REVIEW_CONTEXT_TAG = 'review-context';
+const mentorReviewOf = (text: string) => {
+  const start = text.indexOf(`<${REVIEW_CONTEXT_TAG}>`);
+  const end = text.lastIndexOf(`</${REVIEW_CONTEXT_TAG}>`);
+  if (start === -1 || end <= start) return { summary: 'The review context could not be read.', suggestions: [] };
+  try {
+    const parsed = ZMentorReviewContext.safeParse(JSON.parse(text.slice(start + REVIEW_CONTEXT_TAG.length + 2, end)));
+    if (parsed.success) return offlineReview(parsed.data);
+  } catch {
+    // falls through to the answer below
+  }
+  return { summary: 'The review context could not be read.', suggestions: [] };
 };
 
 /**
@@ -80,7 +101,11 @@ const answer = (options: LanguageModelV3CallOptions) => {
     const schema = (options.responseFormat.schema ?? { type: 'object' }) as JsonSchema;
     const context = prompt.lastUser || prompt.allText;
     const text = JSON.stringify(
-      isAgentDraftSchema(schema) ? offlineDraft(context) : valueForSchema(schema, '', context),
+      isAgentDraftSchema(schema)
+        ? offlineDraft(context)
+        : isMentorDraftSchema(schema)
+          ? mentorReviewOf(context)
+          : valueForSchema(schema, '', context),
     );
     return { kind: 'text' as const, text, usage: usageOf(inputText, text) };
   }

@@ -462,4 +462,21 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     "Attributes the signed-in user's new agency to a referral code.",
   ],
   'GET /api/affiliate/commissions.csv': ['Export commissions', 'The commission ledger as CSV.'],
+  'POST /api/mentor/reviews': [
+    'Review an agent',
+    "The AI Mentor reads an agent (instructions, first message, suggested questions, knowledge document titles, recent conversations, the last evaluation's failed questions) with the chosen model, or the account's first provider model, or the offline model's fixed rules (offline: true), and stores its suggestions. Suggestions whose before text does not match the agent are left out (dropped). Charged like any model call; provider failures answer as errors.",
+  ],
+  'GET /api/mentor/reviews': [
+    'List mentor reviews',
+    "The sub-account's mentor reviews, newest first; agentId narrows them to one agent.",
+  ],
+  'GET /api/mentor/reviews/{reviewId}': ['Get a mentor review', 'One review with its suggestions and their state.'],
+  'POST /api/mentor/reviews/{reviewId}/suggestions/{suggestionId}/apply': [
+    'Apply a mentor suggestion',
+    'Applies one suggestion to the agent through the agent update (same validation). Answers 409 when the field changed since the review; applying an applied suggestion again answers the same result.',
+  ],
+  'POST /api/mentor/reviews/{reviewId}/suggestions/{suggestionId}/dismiss': [
+    'Dismiss a mentor suggestion',
+    'Marks a suggestion dismissed; an applied suggestion cannot be dismissed (409).',
+  ],
 };

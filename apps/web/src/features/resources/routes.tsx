@@ -17,9 +17,5 @@ export const resourcesRoutes: FeatureRoutes = {
       path: '/connect',
       element: <FeaturePending title="Launch Agents" description="Deploy agents to production channels." />,
     },
-    {
-      path: '/aimentor',
-      element: <FeaturePending title="AI Mentor" description="Guidance for building better agents." />,
-    },
   ],
 };

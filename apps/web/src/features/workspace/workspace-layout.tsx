@@ -13,6 +13,7 @@ import {
   ChevronDown,
   ChevronLeft,
   Gift,
+  GraduationCap,
   KeyRound,
   LifeBuoy,
   Menu,
@@ -45,6 +46,7 @@ const ICONS: Record<string, ReactNode> = {
   '/howitworks': <Users size={20} aria-hidden="true" />,
   '/support': <LifeBuoy size={20} aria-hidden="true" />,
   '/affiliate': <Gift size={20} aria-hidden="true" />,
+  '/aimentor': <GraduationCap size={20} aria-hidden="true" />,
 };
 
 const readViewport = () => ({ width: window.innerWidth, height: window.innerHeight });
