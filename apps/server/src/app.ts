@@ -34,6 +34,7 @@ import { rankRoutes } from './features/rank/routes';
 import { supportRoutes } from './features/support/routes';
 import { tenancyRoutes } from './features/tenancy/routes';
 import { themeRoutes } from './features/theme/routes';
+import { webhookRoutes } from './features/webhooks/routes';
 import { widgetRoutes } from './features/widget/routes';
 import { swaggerOptions } from './platform/api-docs';
 import { installBrowserProtections } from './platform/browser-protections';
@@ -126,6 +127,7 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   await app.register(supportRoutes(mailer));
   await app.register(affiliateRoutes);
   await app.register(mentorRoutes);
+  await app.register(webhookRoutes);
 
   await serveWebApp(app, deps);
   return { app, mailer };

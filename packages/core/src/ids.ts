@@ -37,5 +37,8 @@ export const ID_PREFIXES = {
   referral: 'rfl',
   commission: 'com',
   mentorReview: 'mrv',
+  webhookEndpoint: 'whe',
+  webhookDelivery: 'whd',
+  webhookEvent: 'evt',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -26,4 +26,5 @@ export * from './support/schemas';
 export * from './tenancy/schemas';
 export * from './text/fit';
 export * from './theme/schemas';
+export * from './webhooks/index';
 export * from './widget/index';

@@ -16,4 +16,5 @@ export * from '../features/mentor/schema';
 export * from '../features/providers/schema';
 export * from '../features/support/schema';
 export * from '../features/tenancy/schema';
+export * from '../features/webhooks/schema';
 export * from '../platform/jobs.schema';

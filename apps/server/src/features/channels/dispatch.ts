@@ -5,7 +5,8 @@ import type { Deps } from '../../platform/deps';
 import { backoffDelayMs, enqueueJob, registerJobHandler } from '../../platform/jobs';
 import { jobs } from '../../platform/jobs.schema';
 import { renderFor } from './campaign-render';
-import { audienceSql, CAMPAIGN_DISPATCH_JOB } from './campaigns';
+import { emitWebhookEvent } from '../webhooks/deliveries';
+import { audienceSql, CAMPAIGN_DISPATCH_JOB, getCampaign } from './campaigns';
 import { type Channel, findChannel, transportOf, webhookUrlOf } from './connections';
 import { channelEvents, WHATSAPP_WINDOW_MS } from './outbound';
 import { campaignRecipients, campaigns, channelMessages, contacts } from './schema';
@@ -428,11 +429,28 @@ export const dispatchCampaign = async (
       WHERE campaign_id = ${campaign.id} AND status IN ('queued', 'sending')`),
   );
   if (!left?.n) {
-    await deps.db
+    const finished = await deps.db
       .update(campaigns)
       .set({ status: 'completed', completedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(campaigns.id, campaign.id), eq(campaigns.status, 'sending')));
+      .where(and(eq(campaigns.id, campaign.id), eq(campaigns.status, 'sending')))
+      .returning({ id: campaigns.id });
     await deps.bus.publish(channelEvents(channel.connection.id), { campaignId: campaign.id, kind: 'campaign' });
+    if (finished.length) {
+      const view = await getCampaign(deps, campaign.subaccountId, campaign.id);
+      await emitWebhookEvent(deps, campaign.subaccountId, 'campaign.completed', {
+        campaignId: view.campaignId,
+        connectionId: view.connectionId,
+        channel: view.channel,
+        name: view.name,
+        recipients: view.figures.total,
+        sent: view.figures.sent,
+        delivered: view.figures.delivered,
+        failed: view.figures.failed,
+        skipped: view.figures.skipped,
+        optedOut: view.figures.optedOut,
+        replied: view.figures.replied,
+      });
+    }
     return { completed: true, sent };
   }
   const round = campaign.dispatchRound + 1;

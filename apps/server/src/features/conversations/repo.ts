@@ -7,6 +7,7 @@ import { newId } from '../../platform/ids';
 import { TtlCache } from '../../platform/ttl-cache';
 import { writeMessage } from './message-writer';
 import { type MessageSource, type MessageToolCall, messages, threads } from './schema';
+import { announceMessage } from '../webhooks/conversation-events';
 
 export type ThreadRow = typeof threads.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -186,6 +187,12 @@ export const storeMessage = async (
   await Promise.all([
     deps.bus.publish(threadChannel(input.threadId), payload),
     deps.bus.publish(conversationsChannel(input.subaccountId), payload),
+    announceMessage(deps, {
+      subaccountId: input.subaccountId,
+      threadId: input.threadId,
+      message: { id: row.id, role: row.role, content: row.content, model: row.model },
+      newThread: input.newThread,
+    }).catch((error: unknown) => deps.log.error({ err: error, threadId: input.threadId }, 'Webhook events not queued')),
   ]);
   return row;
 };

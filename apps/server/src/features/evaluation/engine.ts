@@ -4,6 +4,7 @@ import {
   type TEvaluationRun,
   type TEvaluationStartPayload,
   type TRunEvent,
+  type TRunProgress,
   ZAi1Config,
 } from '@switchboard/core';
 import type { Deps } from '../../platform/deps';
@@ -13,6 +14,7 @@ import { registerJobHandler } from '../../platform/jobs';
 import { agentBrief, formatAgentBrief } from './agent-brief';
 import { type ConversationProgress, type RunContext, runConversation, type WorkItem } from './conversation';
 import { parseModelChoice } from './models';
+import { emitWebhookEvent } from '../webhooks/deliveries';
 import * as repo from './repo';
 
 export const EVALUATION_JOB = 'evaluation.run';
@@ -238,14 +240,38 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
       errorReason: fatal instanceof AppError ? (fatal.reason ?? fatal.code) : null,
       finishedAt: new Date(),
     });
-    if (failed) await publishRun(deps, runId, { type: 'status', run: repo.toRunView(failed, progress()) });
+    if (failed) {
+      await publishRun(deps, runId, { type: 'status', run: repo.toRunView(failed, progress()) });
+      await announceRun(deps, failed, progress());
+    }
     return { status: 'failed' };
   }
   if (controller.signal.aborted) return { status: 'cancelled' };
   const completed = await repo.moveRun(deps.db, runId, ['running'], { status: 'completed', finishedAt: new Date() });
-  if (completed) await publishRun(deps, runId, { type: 'status', run: repo.toRunView(completed, progress()) });
+  if (completed) {
+    await publishRun(deps, runId, { type: 'status', run: repo.toRunView(completed, progress()) });
+    await announceRun(deps, completed, progress());
+  }
   return { status: completed ? 'completed' : 'stopped', done, passed };
 };
+
+/** The `evaluation.completed` webhook event of a run that finished or failed. */
+const announceRun = (deps: Deps, run: repo.RunRow, progress: TRunProgress) =>
+  emitWebhookEvent(deps, run.subaccountId, 'evaluation.completed', {
+    runId: run.id,
+    evaluationId: run.evaluationId,
+    name: run.name,
+    agentId: run.agentId,
+    status: run.status,
+    offline: run.offline,
+    testingModel: run.testingModel,
+    error: run.error,
+    total: progress.total,
+    passed: progress.passed,
+    failed: progress.failed,
+    errors: progress.errors,
+    passRate: progress.passRate,
+  });
 
 export const registerEvaluationJobs = () => {
   registerJobHandler(EVALUATION_JOB, async (deps, job) => {

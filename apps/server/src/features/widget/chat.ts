@@ -7,6 +7,7 @@ import { admitVisitorChannel, answerVisitor } from '../billing/channel-gate';
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
 import { isOriginAllowed } from './domains';
+import { announceIdentifiedLead } from '../webhooks/conversation-events';
 import { hostInstructions } from './identity';
 import { getLiveWidget, type LiveWidget } from './live-config';
 
@@ -112,6 +113,16 @@ export const runChat = async (
       ...(instructions ? { caller: { instructions } } : {}),
     }),
   );
+  if (body.identity) {
+    // Verified by hostInstructions above: the site says who its signed-in visitor is.
+    await announceIdentifiedLead(deps, {
+      subaccountId: widget.subaccountId,
+      threadId: result.threadId,
+      email: body.identity.email ?? null,
+      name: body.identity.name ?? null,
+      phone: typeof body.identity.phone === 'string' ? body.identity.phone : null,
+    }).catch((error: unknown) => deps.log.error({ err: error }, 'Webhook events not queued'));
+  }
   return {
     message: result.message,
     threadId: result.threadId,
