@@ -3,7 +3,7 @@ import type { TestApp } from './harness';
 
 /**
  * Creates one of each thing an agency owns through the API (agent, widget connection, demo, API key,
- * agent-builder job, chat thread, mentor review) as the given user, and returns their ids by the route parameter
+ * agent-builder job, chat thread, mentor review, webhook endpoint) as the given user, and returns their ids by the route parameter
  * names that carry them, so a test can fill any route's path with real ids.
  */
 export const createTenantObjects = async (t: TestApp, cookie: string, subaccountId: string) => {
@@ -25,6 +25,11 @@ export const createTenantObjects = async (t: TestApp, cookie: string, subaccount
   await as('POST', `/api/agents/${agent.id}/chat`, { message: 'Hello there' });
   const threads = await as('GET', `/api/agents/${agent.id}/threads`);
   const review = await as('POST', '/api/mentor/reviews', { agentId: agent.id });
+  // A public address given as an IP, so saving it needs no DNS.
+  const endpoint = await as('POST', `/api/connect/${subaccountId}/webhooks`, {
+    url: 'https://93.184.215.14/hooks',
+    events: ['lead.captured'],
+  });
   return {
     subaccountId,
     connectId: subaccountId,
@@ -38,6 +43,7 @@ export const createTenantObjects = async (t: TestApp, cookie: string, subaccount
     id: job.jobId as string,
     threadId: (threads.threads?.[0]?.id ?? 'thr_none') as string,
     reviewId: review.id as string,
+    endpointId: endpoint.id as string,
     suggestionId: (review.suggestions?.[0]?.id ?? 's1') as string,
   } as Record<string, string>;
 };

@@ -479,4 +479,40 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     'Dismiss a mentor suggestion',
     'Marks a suggestion dismissed; an applied suggestion cannot be dismissed (409).',
   ],
+  'GET /api/webhook-events': [
+    'List webhook events',
+    'Every event an outbound webhook can subscribe to, with its meaning and an example of its data. Each request body is { type, timestamp, data }.',
+  ],
+  'GET /api/connect/{connectId}/webhooks': [
+    'List webhook endpoints',
+    "The sub-account's outbound webhook endpoints with their events, state and latest delivery. Admins only.",
+  ],
+  'POST /api/connect/{connectId}/webhooks': [
+    'Add a webhook endpoint',
+    'Adds an endpoint that receives the chosen events, signed by the Standard Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature headers) with a secret of its own. The address must be public: addresses inside the network are refused (422, field url). At most 20 endpoints per sub-account.',
+  ],
+  'PATCH /api/connect/{connectId}/webhooks/{endpointId}': [
+    'Change a webhook endpoint',
+    'Changes the address, description or events, or turns the endpoint on or off. Turning it on clears the reason the server turned it off.',
+  ],
+  'DELETE /api/connect/{connectId}/webhooks/{endpointId}': [
+    'Remove a webhook endpoint',
+    'Removes the endpoint and its delivery log; deliveries on their way are dropped.',
+  ],
+  'GET /api/connect/{connectId}/webhooks/{endpointId}/secret': [
+    "Show an endpoint's signing secret",
+    'The whsec_ secret the receiver verifies signatures with (any Standard Webhooks library, or HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" with the base64 key after whsec_).',
+  ],
+  'POST /api/connect/{connectId}/webhooks/{endpointId}/test': [
+    'Send a test event',
+    'Queues a webhook.test event to the endpoint, whatever events it chose, and answers its delivery (202).',
+  ],
+  'GET /api/connect/{connectId}/webhooks/{endpointId}/deliveries': [
+    'List deliveries',
+    "The endpoint's latest 50 deliveries, newest first: the body sent, attempts, the receiver's status and answer, the error and the next attempt. A failed attempt is retried with exponential backoff for about an hour; a 410 Gone turns the endpoint off. Deliveries are kept 30 days.",
+  ],
+  'POST /api/connect/{connectId}/webhooks/{endpointId}/deliveries/{deliveryId}/resend': [
+    'Resend a delivery',
+    'Sends the same event again with the same webhook-id, so receivers can tell it is a repeat. Answers 409 while that event is still on its way to the endpoint.',
+  ],
 };
