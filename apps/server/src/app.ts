@@ -25,6 +25,7 @@ import { evaluationRoutes } from './features/evaluation/routes';
 import { healthRoutes } from './features/health/routes';
 import { inboxRoutes } from './features/inbox/routes';
 import { knowledgeRoutes } from './features/knowledge/routes';
+import { launchRoutes } from './features/launch/routes';
 import { marketplaceRoutes } from './features/marketplace/routes';
 import { metricsRoutes } from './features/metrics/routes';
 import { openAiCompatRoutes } from './features/openai-compat/routes';
@@ -124,6 +125,7 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   await app.register(rankRoutes);
   await app.register(supportRoutes(mailer));
   await app.register(affiliateRoutes);
+  await app.register(launchRoutes);
 
   await serveWebApp(app, deps);
   return { app, mailer };

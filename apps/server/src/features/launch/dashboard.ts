@@ -1,0 +1,151 @@
+/**
+ * GET /api/connect/{connectId}/dashboard: a sub-account's figures in one statement, aggregated by
+ * the database (GROUP BY, FILTER, date_trunc; periods in UTC: today, the ISO week from Monday, the
+ * calendar month; the chart covers the last 30 days). Test and evaluation threads are left out:
+ * they are the agency's own, not its clients' visitors.
+ */
+import type { TConnectionDashboard } from '@switchboard/core';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+
+const SERIES_DAYS = 30;
+
+interface DashboardRow {
+  bounds: { today: string; week: string; month: string } | string;
+  channels: unknown;
+  widgets: unknown;
+  credits: unknown;
+  takeovers: number | string;
+  evaluations: unknown;
+  series: unknown;
+}
+
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+const iso = (value: string) => new Date(value).toISOString();
+
+export const connectionDashboard = async (
+  db: Db,
+  tenant: { subaccountId: string; accountId: string },
+  now = new Date(),
+): Promise<TConnectionDashboard> => {
+  const at = now.toISOString();
+  const result = await db.execute(sql`
+    WITH b AS (
+      SELECT
+        date_trunc('day', ${at}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS today,
+        date_trunc('week', ${at}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS week,
+        date_trunc('month', ${at}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month,
+        (date_trunc('day', ${at}::timestamptz AT TIME ZONE 'UTC') - ${`${SERIES_DAYS - 1} days`}::interval)
+          AT TIME ZONE 'UTC' AS series_start
+    ),
+    recent AS (
+      SELECT m.thread_id, m.created_at, m.role, t.channel, t.channel_ref
+      FROM b, messages m
+      JOIN threads t ON t.id = m.thread_id
+      WHERE m.subaccount_id = ${tenant.subaccountId}
+        AND m.created_at >= least(b.week, b.month, b.series_start)
+        AND t.channel NOT IN ('test', 'evaluation')
+    ),
+    channel_counts AS (
+      SELECT r.channel,
+        count(*) FILTER (WHERE r.created_at >= b.today)::int AS messages_today,
+        count(DISTINCT r.thread_id) FILTER (WHERE r.created_at >= b.today)::int AS conversations_today,
+        count(*) FILTER (WHERE r.created_at >= b.week)::int AS messages_week,
+        count(DISTINCT r.thread_id) FILTER (WHERE r.created_at >= b.week)::int AS conversations_week,
+        count(*) FILTER (WHERE r.created_at >= b.month)::int AS messages_month,
+        count(DISTINCT r.thread_id) FILTER (WHERE r.created_at >= b.month)::int AS conversations_month
+      FROM recent r, b
+      GROUP BY r.channel
+    ),
+    series AS (
+      SELECT to_char(date_trunc('day', r.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, r.channel,
+        count(*)::int AS messages
+      FROM recent r, b
+      WHERE r.created_at >= b.series_start
+      GROUP BY 1, 2
+    ),
+    widget_today AS (
+      SELECT r.channel_ref, count(*)::int AS messages
+      FROM recent r, b
+      WHERE r.created_at >= b.today AND r.role = 'user' AND r.channel IN ('widget', 'website-block')
+      GROUP BY r.channel_ref
+    ),
+    widgets AS (
+      SELECT c.id AS "connectionId", c.name, c.type, coalesce(w.messages, 0) AS "todayMessages",
+        coalesce((coalesce(c.deployed_settings, c.settings)->>'dailyLimit')::int, 200) AS "dailyLimit"
+      FROM connections c
+      LEFT JOIN widget_today w ON w.channel_ref = c.widget_id
+      WHERE c.subaccount_id = ${tenant.subaccountId} AND c.type IN ('website-widget', 'website-block')
+      ORDER BY c.created_at, c.id
+      LIMIT 100
+    ),
+    last_runs AS (
+      SELECT DISTINCT ON (r.agent_id) r.agent_id, r.id, r.name, r.finished_at
+      FROM evaluation_runs r
+      WHERE r.subaccount_id = ${tenant.subaccountId} AND r.status = 'completed' AND r.agent_id IS NOT NULL
+      ORDER BY r.agent_id, r.finished_at DESC NULLS LAST, r.created_at DESC
+    ),
+    evaluations AS (
+      SELECT lr.agent_id AS "agentId", a.name AS "agentName", lr.id AS "runId", lr.name AS "runName",
+        lr.finished_at AS "finishedAt", counts.passed, counts.graded
+      FROM last_runs lr
+      JOIN agents a ON a.id = lr.agent_id
+      CROSS JOIN LATERAL (
+        SELECT count(*) FILTER (WHERE ec.outcome = 'passed')::int AS passed,
+          count(*) FILTER (WHERE ec.outcome IN ('passed', 'failed'))::int AS graded
+        FROM evaluation_conversations ec WHERE ec.run_id = lr.id
+      ) counts
+      ORDER BY a.name, lr.agent_id
+    )
+    SELECT
+      (SELECT json_build_object('today', b.today, 'week', b.week, 'month', b.month) FROM b) AS bounds,
+      (SELECT coalesce(json_agg(cc ORDER BY cc.channel), '[]'::json) FROM channel_counts cc) AS channels,
+      (SELECT coalesce(json_agg(w), '[]'::json) FROM widgets w) AS widgets,
+      (SELECT json_build_object(
+          'today', coalesce(sum(u.charged) FILTER (WHERE u.created_at >= b.today), 0),
+          'month', coalesce(sum(u.charged), 0))
+        FROM b, usage_logs u
+        WHERE u.account_id = ${tenant.accountId} AND u.subaccount_id = ${tenant.subaccountId}
+          AND u.created_at >= b.month) AS credits,
+      (SELECT count(*)::int FROM threads t
+        WHERE t.subaccount_id = ${tenant.subaccountId} AND t.handled_by_user_id IS NOT NULL) AS takeovers,
+      (SELECT coalesce(json_agg(e), '[]'::json) FROM evaluations e) AS evaluations,
+      (SELECT coalesce(json_agg(s ORDER BY s.day, s.channel), '[]'::json) FROM series s) AS series
+  `);
+  const row = (result as unknown as { rows: DashboardRow[] }).rows[0] as DashboardRow;
+  const bounds = json<{ today: string; week: string; month: string }>(row.bounds);
+  const channels = json<Record<string, number | string>[]>(row.channels);
+  const credits = json<{ today: number | string; month: number | string }>(row.credits);
+  const evaluations = json<
+    {
+      agentId: string;
+      agentName: string;
+      runId: string;
+      runName: string;
+      finishedAt: string | null;
+      passed: number;
+      graded: number;
+    }[]
+  >(row.evaluations);
+  const credit = (value: number | string) => Math.round(Number(value) * 1e6) / 1e6;
+  return {
+    subaccountId: tenant.subaccountId,
+    generatedAt: now.toISOString(),
+    periods: { today: iso(bounds.today), week: iso(bounds.week), month: iso(bounds.month) },
+    channels: channels.map((entry) => ({
+      channel: String(entry.channel),
+      today: { conversations: Number(entry.conversations_today), messages: Number(entry.messages_today) },
+      week: { conversations: Number(entry.conversations_week), messages: Number(entry.messages_week) },
+      month: { conversations: Number(entry.conversations_month), messages: Number(entry.messages_month) },
+    })),
+    widgets: json<TConnectionDashboard['widgets']>(row.widgets),
+    credits: { today: credit(credits.today), month: credit(credits.month) },
+    openTakeovers: Number(row.takeovers),
+    evaluations: evaluations.map((entry) => ({
+      ...entry,
+      finishedAt: entry.finishedAt ? iso(entry.finishedAt) : null,
+      passRate: entry.graded > 0 ? entry.passed / entry.graded : null,
+    })),
+    series: json<TConnectionDashboard['series']>(row.series),
+  };
+};
