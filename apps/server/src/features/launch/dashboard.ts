@@ -11,7 +11,7 @@ import type { Db } from '../../db/client';
 const SERIES_DAYS = 30;
 
 interface DashboardRow {
-  bounds: { today: string; week: string; month: string } | string;
+  bounds: { now: string; today: string; week: string; month: string } | string;
   channels: unknown;
   widgets: unknown;
   credits: unknown;
@@ -26,24 +26,27 @@ const iso = (value: string) => new Date(value).toISOString();
 export const connectionDashboard = async (
   db: Db,
   tenant: { subaccountId: string; accountId: string },
-  now = new Date(),
+  /** The moment the figures are for; the database's clock when not given. */
+  now?: Date,
 ): Promise<TConnectionDashboard> => {
-  const at = now.toISOString();
+  const at = now ? sql`${now.toISOString()}::timestamptz` : sql`now()`;
   const result = await db.execute(sql`
-    WITH b AS (
-      SELECT
-        date_trunc('day', ${at}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS today,
-        date_trunc('week', ${at}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS week,
-        date_trunc('month', ${at}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month,
-        (date_trunc('day', ${at}::timestamptz AT TIME ZONE 'UTC') - ${`${SERIES_DAYS - 1} days`}::interval)
+    WITH n AS (SELECT ${at} AS n),
+    b AS (
+      SELECT n.n,
+        date_trunc('day', n.n AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS today,
+        date_trunc('week', n.n AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS week,
+        date_trunc('month', n.n AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month,
+        (date_trunc('day', n.n AT TIME ZONE 'UTC') - ${`${SERIES_DAYS - 1} days`}::interval)
           AT TIME ZONE 'UTC' AS series_start
+      FROM n
     ),
     recent AS (
       SELECT m.thread_id, m.created_at, m.role, t.channel, t.channel_ref
       FROM b, messages m
       JOIN threads t ON t.id = m.thread_id
       WHERE m.subaccount_id = ${tenant.subaccountId}
-        AND m.created_at >= least(b.week, b.month, b.series_start)
+        AND m.created_at >= least(b.week, b.month, b.series_start) AND m.created_at <= b.n
         AND t.channel NOT IN ('test', 'evaluation')
     ),
     channel_counts AS (
@@ -98,7 +101,7 @@ export const connectionDashboard = async (
       ORDER BY a.name, lr.agent_id
     )
     SELECT
-      (SELECT json_build_object('today', b.today, 'week', b.week, 'month', b.month) FROM b) AS bounds,
+      (SELECT json_build_object('now', b.n, 'today', b.today, 'week', b.week, 'month', b.month) FROM b) AS bounds,
       (SELECT coalesce(json_agg(cc ORDER BY cc.channel), '[]'::json) FROM channel_counts cc) AS channels,
       (SELECT coalesce(json_agg(w), '[]'::json) FROM widgets w) AS widgets,
       (SELECT json_build_object(
@@ -106,14 +109,14 @@ export const connectionDashboard = async (
           'month', coalesce(sum(u.charged), 0))
         FROM b, usage_logs u
         WHERE u.account_id = ${tenant.accountId} AND u.subaccount_id = ${tenant.subaccountId}
-          AND u.created_at >= b.month) AS credits,
+          AND u.created_at >= b.month AND u.created_at <= b.n) AS credits,
       (SELECT count(*)::int FROM threads t
         WHERE t.subaccount_id = ${tenant.subaccountId} AND t.handled_by_user_id IS NOT NULL) AS takeovers,
       (SELECT coalesce(json_agg(e), '[]'::json) FROM evaluations e) AS evaluations,
       (SELECT coalesce(json_agg(s ORDER BY s.day, s.channel), '[]'::json) FROM series s) AS series
   `);
   const row = (result as unknown as { rows: DashboardRow[] }).rows[0] as DashboardRow;
-  const bounds = json<{ today: string; week: string; month: string }>(row.bounds);
+  const bounds = json<{ now: string; today: string; week: string; month: string }>(row.bounds);
   const channels = json<Record<string, number | string>[]>(row.channels);
   const credits = json<{ today: number | string; month: number | string }>(row.credits);
   const evaluations = json<
@@ -130,7 +133,7 @@ export const connectionDashboard = async (
   const credit = (value: number | string) => Math.round(Number(value) * 1e6) / 1e6;
   return {
     subaccountId: tenant.subaccountId,
-    generatedAt: now.toISOString(),
+    generatedAt: iso(bounds.now),
     periods: { today: iso(bounds.today), week: iso(bounds.week), month: iso(bounds.month) },
     channels: channels.map((entry) => ({
       channel: String(entry.channel),
