@@ -1,4 +1,4 @@
-import { createStatusStore } from '@switchboard/core';
+import { createStatusStore, type TLaunchResponse } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
@@ -31,22 +31,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface Record {
-  connectionId: string;
-  type: string;
-  appSlug: string;
-  status: string;
-  sandbox: boolean;
-  error: { code: string; actions: string[] } | null;
-  checklist: { key: string; done: boolean; required: boolean }[];
-  setupPath: string;
-}
-interface Overview {
-  subaccounts: { subaccountId: string; name: string; role: string; connections: Record[] }[];
-  hasMore: boolean;
-}
 
-const overview = async (cookie = admin): Promise<Overview> => {
+const overview = async (cookie = admin): Promise<TLaunchResponse> => {
   const res = await t.app.inject({ method: 'GET', url: '/api/launch', headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
