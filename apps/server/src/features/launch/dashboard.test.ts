@@ -35,7 +35,9 @@ const thread = async (values: { channel: string; ref?: string; sub?: string; han
   return threadId;
 };
 const message = async (threadId: string, at: string, role: 'user' | 'assistant' = 'user', sub = subaccountId) =>
-  t.deps.db.insert(messages).values({ id: id('msg'), threadId, subaccountId: sub, role, content: 'x', createdAt: new Date(at) });
+  t.deps.db
+    .insert(messages)
+    .values({ id: id('msg'), threadId, subaccountId: sub, role, content: 'x', createdAt: new Date(at) });
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -177,7 +179,13 @@ describe('the connection dashboard', () => {
     ]);
     // Visitor messages today against the deployed daily limit.
     expect(figures.widgets).toEqual([
-      { connectionId: 'con_dashwidget', name: 'Solar Widget', type: 'website-widget', todayMessages: 2, dailyLimit: 40 },
+      {
+        connectionId: 'con_dashwidget',
+        name: 'Solar Widget',
+        type: 'website-widget',
+        todayMessages: 2,
+        dailyLimit: 40,
+      },
     ]);
     expect(figures.credits).toEqual({ today: 1.75, month: 1.75 });
     expect(figures.openTakeovers).toBe(1);
@@ -189,7 +197,11 @@ describe('the connection dashboard', () => {
 
   it('counts a week that began in the previous month', async () => {
     // Tuesday 31 March: the week from Monday 30 March, the month from 1 March.
-    const figures = await connectionDashboard(t.deps.db, { subaccountId, accountId }, new Date('2026-03-31T23:59:59.999Z'));
+    const figures = await connectionDashboard(
+      t.deps.db,
+      { subaccountId, accountId },
+      new Date('2026-03-31T23:59:59.999Z'),
+    );
     const widget = figures.channels.find((entry) => entry.channel === 'widget');
     expect(widget).toEqual({
       channel: 'widget',
@@ -202,7 +214,11 @@ describe('the connection dashboard', () => {
   });
 
   it('answers members of the sub-account and 404 to another tenant', async () => {
-    const own = await t.app.inject({ method: 'GET', url: `/api/connect/${subaccountId}/dashboard`, headers: { cookie: member } });
+    const own = await t.app.inject({
+      method: 'GET',
+      url: `/api/connect/${subaccountId}/dashboard`,
+      headers: { cookie: member },
+    });
     expect(own.statusCode, own.body).toBe(200);
     expect(own.json().widgets[0].connectionId).toBe('con_dashwidget');
     const byConnection = await t.app.inject({

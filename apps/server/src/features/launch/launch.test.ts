@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
-import { answerInbound, receiveInbound } from '../channels/inbound';
 import { findChannel } from '../channels/connections';
+import { answerInbound, receiveInbound } from '../channels/inbound';
 import { connections } from '../connections/schema';
 import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 
@@ -30,7 +30,6 @@ beforeAll(async () => {
   outsider = await t.cookieFor(other.ownerId);
 });
 afterAll(() => t.close());
-
 
 const overview = async (cookie = admin): Promise<TLaunchResponse> => {
   const res = await t.app.inject({ method: 'GET', url: '/api/launch', headers: { cookie } });
@@ -154,7 +153,10 @@ describe('Launch', () => {
       payload: { subaccountId, buildId: agentId, type: 'website-block' },
     });
     const blockId = created.json().connectionId as string;
-    await t.deps.db.update(connections).set({ buildId: null, deployedBuildId: null }).where(eq(connections.id, blockId));
+    await t.deps.db
+      .update(connections)
+      .set({ buildId: null, deployedBuildId: null })
+      .where(eq(connections.id, blockId));
     expect(await recordOf(blockId)).toMatchObject({
       status: 'error',
       error: { code: 'BUILD_NOT_FOUND', actions: ['View Builds'] },

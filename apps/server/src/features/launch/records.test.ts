@@ -41,7 +41,11 @@ describe('connection records', () => {
   });
 
   it('reads a channel’s own state: pending_connection with its app_slug, or an error code', () => {
-    const instagram = { ...base, type: 'instagram', account: { transport: 'meta', status: 'pending_connection', app_slug: 'instagram' } };
+    const instagram = {
+      ...base,
+      type: 'instagram',
+      account: { transport: 'meta', status: 'pending_connection', app_slug: 'instagram' },
+    };
     expect(toRecord(instagram)).toMatchObject({
       status: 'pending_connection',
       appSlug: 'instagram',
@@ -49,7 +53,12 @@ describe('connection records', () => {
     });
     const refused = toRecord({
       ...instagram,
-      account: { transport: 'meta', status: 'error', status_code: 'WEBHOOK_VALIDATION_FAILED', status_message: 'Bad secret' },
+      account: {
+        transport: 'meta',
+        status: 'error',
+        status_code: 'WEBHOOK_VALIDATION_FAILED',
+        status_message: 'Bad secret',
+      },
     });
     expect(refused?.error).toEqual({
       code: 'WEBHOOK_VALIDATION_FAILED',

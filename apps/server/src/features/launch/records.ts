@@ -83,18 +83,11 @@ const checklistOf = (type: TLaunchChannel, facts: ConnectionFacts, sandbox: bool
     ];
   const account = facts.account ?? {};
   if (sandbox)
-    return [
-      agent,
-      item('sandbox', 'Sandbox transport (no real messages): enter credentials to go live', false, false),
-    ];
+    return [agent, item('sandbox', 'Sandbox transport (no real messages): enter credentials to go live', false, false)];
   if (type === 'instagram')
     return [
       agent,
-      item(
-        'account',
-        'Instagram account connected',
-        Boolean(text(account.external_account_id) || account.verified_at),
-      ),
+      item('account', 'Instagram account connected', Boolean(text(account.external_account_id) || account.verified_at)),
       item('webhook', 'Webhook received', Boolean(account.webhook_verified_at) || facts.reached),
     ];
   return [
