@@ -20,7 +20,10 @@ let userId: string;
 /** Wednesday 1 April 2026, 10:00 UTC: the ISO week began on Monday 30 March, the month on 1 April. */
 const NOW = new Date('2026-04-01T10:00:00Z');
 let n = 0;
-const id = (prefix: string) => `${prefix}_dash${String((n += 1)).padStart(6, '0')}`;
+const id = (prefix: string) => {
+  n += 1;
+  return `${prefix}_dash${String(n).padStart(6, '0')}`;
+};
 
 const thread = async (values: { channel: string; ref?: string; sub?: string; handled?: boolean }) => {
   const threadId = id('thr');
