@@ -88,6 +88,8 @@ export const ZLaunchSubaccount = z.object({
 export type TLaunchSubaccount = z.infer<typeof ZLaunchSubaccount>;
 
 export const ZLaunchQuery = z.object({
+  /** Only this sub-account (the connection area's channel badges). */
+  subaccountId: z.string().max(64).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
@@ -99,3 +101,18 @@ export const ZLaunchResponse = z.object({
   hasMore: z.boolean(),
 });
 export type TLaunchResponse = z.infer<typeof ZLaunchResponse>;
+
+/** The page where a channel is set up: its connection's own page, or where its setup starts. */
+export const setupPathOf = (type: TLaunchChannel, connectId: string, existing: boolean): string => {
+  switch (type) {
+    case 'website-widget':
+    case 'website-block':
+      return existing ? `/${connectId}/${type}` : `/${connectId}/add-agent?channel=${type}`;
+    case 'sms':
+      return `/${connectId}/sms/campaigns`;
+    case 'whatsapp':
+      return `/${connectId}/whatsapp/campaigns`;
+    case 'instagram':
+      return `/${connectId}/link3`;
+  }
+};

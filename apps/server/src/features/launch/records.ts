@@ -6,6 +6,7 @@ import {
   ERROR_CODES,
   LAUNCH_CHANNELS,
   recordError,
+  setupPathOf,
   type TChecklistItem,
   type TConnectionRecordStatus,
   type TLaunchChannel,
@@ -39,21 +40,6 @@ export interface ConnectionFacts {
 
 export const isLaunchChannel = (type: string): type is TLaunchChannel =>
   (LAUNCH_CHANNELS as readonly string[]).includes(type);
-
-/** The page where a channel is set up: its connection's own page, or the start of its setup. */
-export const setupPathOf = (type: TLaunchChannel, connectId: string, existing: boolean): string => {
-  switch (type) {
-    case 'website-widget':
-    case 'website-block':
-      return existing ? `/${connectId}/${type}` : `/${connectId}/add-agent?channel=${type}`;
-    case 'sms':
-      return `/${connectId}/sms/campaigns`;
-    case 'whatsapp':
-      return `/${connectId}/whatsapp/campaigns`;
-    case 'instagram':
-      return `/${connectId}/link3`;
-  }
-};
 
 /** Twilio's answers that mean the credentials stopped working (its code 20003, or HTTP 401/403). */
 const AUTH_FAILURES = new Set(['20003', '401', '403']);

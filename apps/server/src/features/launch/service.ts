@@ -10,11 +10,16 @@ import * as repo from './repo';
 export const launchOverview = async (
   deps: Deps,
   caller: { userId: string; apiKeySubaccountId?: string },
-  page: { page: number; limit: number },
+  query: { page: number; limit: number; subaccountId?: string },
 ): Promise<TLaunchResponse> => {
+  const { page, limit, subaccountId } = query;
+  // An API key sees its own sub-account only.
+  if (caller.apiKeySubaccountId && subaccountId && subaccountId !== caller.apiKeySubaccountId)
+    return { subaccounts: [], page, hasMore: false };
   const { rows, hasMore } = await repo.memberSubaccounts(deps.db, caller.userId, {
-    ...page,
-    onlySubaccountId: caller.apiKeySubaccountId,
+    page,
+    limit,
+    onlySubaccountId: caller.apiKeySubaccountId ?? subaccountId,
   });
   const facts = await repo.connectionFacts(
     deps.db,
@@ -29,7 +34,7 @@ export const launchOverview = async (
     bySubaccount.set(record.subaccountId, list);
   }
   return {
-    page: page.page,
+    page,
     hasMore,
     subaccounts: rows.map((row) => ({ ...row, connections: bySubaccount.get(row.subaccountId) ?? [] })),
   };

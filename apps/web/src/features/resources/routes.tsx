@@ -14,10 +14,6 @@ export const resourcesRoutes: FeatureRoutes = {
     { path: '/build', element: <BuildPage /> },
     { path: '/settings', element: <AccountSettingsPage /> },
     {
-      path: '/connect',
-      element: <FeaturePending title="Launch Agents" description="Deploy agents to production channels." />,
-    },
-    {
       path: '/aimentor',
       element: <FeaturePending title="AI Mentor" description="Guidance for building better agents." />,
     },
