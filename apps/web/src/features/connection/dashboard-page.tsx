@@ -217,7 +217,7 @@ export const ConnectionDashboardPage = () => {
           })}
         </ul>
         <p className="mt-3 text-sm">
-          <Link to="/connect" className="text-primary underline">
+          <Link to="/connect" className="font-medium underline">
             Open Launch
           </Link>{' '}
           <span className="text-muted">to pause, resume or finish setting up a channel.</span>
