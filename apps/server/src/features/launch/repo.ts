@@ -30,7 +30,7 @@ export const memberSubaccounts = async (
         options.onlySubaccountId ? eq(subaccounts.id, options.onlySubaccountId) : undefined,
       ),
     )
-    .orderBy(asc(accounts.createdAt), asc(subaccounts.createdAt), asc(subaccounts.id))
+    .orderBy(asc(accounts.createdAt), asc(subaccounts.createdAt), asc(subaccounts.name), asc(subaccounts.id))
     .limit(options.limit + 1)
     .offset((options.page - 1) * options.limit);
   return { rows: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
