@@ -95,7 +95,9 @@ test('Launch shows every channel’s true state; a paused widget refuses visitor
   await expect(sunrise.getByText('CONNECTION_INACTIVE')).toBeVisible();
   await expectAccessible(page);
   await send('Are you still there?');
-  await expect(visitor.getByText(/Sorry, I'm having trouble connecting\. \(Error: This channel is paused/)).toBeVisible();
+  await expect(
+    visitor.getByText(/Sorry, I'm having trouble connecting\. \(Error: This channel is paused/),
+  ).toBeVisible();
   const refused = await page.request.post(`/api/widget/${widgetId}/chat`, {
     data: { message: 'Hello?', contactIdentifier: 'preview_launch_paused' },
   });

@@ -1,9 +1,4 @@
-import {
-  channelItems,
-  DASHBOARD_CHANNEL_LABELS,
-  LAUNCH_CHANNELS,
-  type TConnectionDashboard,
-} from '@switchboard/core';
+import { channelItems, DASHBOARD_CHANNEL_LABELS, LAUNCH_CHANNELS, type TConnectionDashboard } from '@switchboard/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useOutletContext } from 'react-router';
@@ -26,7 +21,8 @@ const credits = (value: number) => value.toLocaleString('en', { maximumFractionD
 export const useConnectionDashboard = (connectId: string) =>
   useQuery({
     queryKey: ['connection-dashboard', connectId],
-    queryFn: () => api<TConnectionDashboard>(`/api/connect/${encodeURIComponent(connectId)}/dashboard`, { silent: true }),
+    queryFn: () =>
+      api<TConnectionDashboard>(`/api/connect/${encodeURIComponent(connectId)}/dashboard`, { silent: true }),
     refetchInterval: 30_000,
   });
 
@@ -67,13 +63,20 @@ export const ConnectionDashboardPage = () => {
       {dashboard.isLoading ? <Spinner label="Loading figures" /> : null}
       {dashboard.isError ? (
         <p role="alert" className="text-sm">
-          The figures could not be loaded. <button type="button" className="underline" onClick={() => dashboard.refetch()}>Retry</button>
+          The figures could not be loaded.{' '}
+          <button type="button" className="underline" onClick={() => dashboard.refetch()}>
+            Retry
+          </button>
         </p>
       ) : null}
       {data ? (
         <>
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-            <Figure label="Conversations today" value={number(total('today', 'conversations'))} testId="figure-conversations-today" />
+            <Figure
+              label="Conversations today"
+              value={number(total('today', 'conversations'))}
+              testId="figure-conversations-today"
+            />
             <Figure label="Messages today" value={number(total('today', 'messages'))} testId="figure-messages-today" />
             <Figure
               label="Credits used this month"
@@ -103,7 +106,11 @@ export const ConnectionDashboardPage = () => {
                   </thead>
                   <tbody>
                     {data.channels.map((entry) => (
-                      <tr key={entry.channel} className="border-t border-border" data-testid={`channel-row-${entry.channel}`}>
+                      <tr
+                        key={entry.channel}
+                        className="border-t border-border"
+                        data-testid={`channel-row-${entry.channel}`}
+                      >
                         <th scope="row" className="px-3 py-2 text-left font-normal">
                           {DASHBOARD_CHANNEL_LABELS[entry.channel] ?? entry.channel}
                         </th>
@@ -132,11 +139,17 @@ export const ConnectionDashboardPage = () => {
             {data.widgets.length ? (
               <ul className="grid gap-3 sm:grid-cols-2">
                 {data.widgets.map((widget) => {
-                  const share = Math.min(100, Math.round((widget.todayMessages / Math.max(1, widget.dailyLimit)) * 100));
+                  const share = Math.min(
+                    100,
+                    Math.round((widget.todayMessages / Math.max(1, widget.dailyLimit)) * 100),
+                  );
                   return (
                     <li key={widget.connectionId} className="rounded-xl border border-border bg-surface p-4">
                       <div className="flex items-baseline justify-between gap-2">
-                        <Link to={`/${widget.connectionId}/${widget.type}`} className="truncate text-sm font-medium underline">
+                        <Link
+                          to={`/${widget.connectionId}/${widget.type}`}
+                          className="truncate text-sm font-medium underline"
+                        >
                           {widget.name}
                         </Link>
                         <span className="text-sm tabular-nums" data-testid={`widget-usage-${widget.connectionId}`}>

@@ -28,7 +28,10 @@ export const ConnectionCard = ({ record, canEdit }: { record: TLaunchConnection;
   const busy = pause.isPending;
   const next = record.checklist.filter((item) => !item.done);
   return (
-    <li className="rounded-lg border border-border p-3" aria-label={`${record.name}: ${CHANNEL_STATE_LABELS[record.status]}`}>
+    <li
+      className="rounded-lg border border-border p-3"
+      aria-label={`${record.name}: ${CHANNEL_STATE_LABELS[record.status]}`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <p className="truncate text-sm font-medium">{record.name}</p>

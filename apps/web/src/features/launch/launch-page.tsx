@@ -1,8 +1,4 @@
-import {
-  LAUNCH_CHANNEL_LABELS,
-  setupPathOf,
-  type TLaunchSubaccount,
-} from '@switchboard/core';
+import { LAUNCH_CHANNEL_LABELS, setupPathOf, type TLaunchSubaccount } from '@switchboard/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -32,10 +28,7 @@ const ChannelCard = ({ summary, sub }: { summary: ChannelSummary; sub: TLaunchSu
       ) : (
         <p className="mt-2 text-sm text-muted">No agent is on this channel yet.</p>
       )}
-      <Link
-        to={setupPathOf(summary.channel, sub.subaccountId, false)}
-        className="mt-3 text-sm text-primary underline"
-      >
+      <Link to={setupPathOf(summary.channel, sub.subaccountId, false)} className="mt-3 text-sm text-primary underline">
         {summary.connections.length ? `Add another ${label}` : `Set up ${label}`}
         <span className="sr-only"> for {sub.name}</span>
       </Link>
@@ -81,8 +74,8 @@ export const LaunchPage = () => {
   return (
     <div className="mx-auto max-w-6xl">
       <p className="mb-6 text-sm text-muted">
-        Every client’s channels, their state and what each needs next. Pausing a channel makes it answer visitors
-        that the connection is inactive until you activate it again.
+        Every client’s channels, their state and what each needs next. Pausing a channel makes it answer visitors that
+        the connection is inactive until you activate it again.
       </p>
       {launch.isLoading ? <Spinner label="Loading channels" /> : null}
       {launch.isError ? (

@@ -186,8 +186,8 @@ export const LandingPage = () => {
               Community
             </h2>
             <p className="mt-2 text-muted">
-              Guides for every task of an agency, with videos where your operator has added them, in the Community
-              area of your workspace.
+              Guides for every task of an agency, with videos where your operator has added them, in the Community area
+              of your workspace.
             </p>
           </div>
         </section>
