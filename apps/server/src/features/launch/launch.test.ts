@@ -115,6 +115,39 @@ describe('Launch', () => {
     expect((await chat(widgetId)).statusCode).toBe(200);
   });
 
+  it('keeps one pause when the same pause is asked twice at once', async () => {
+    const both = await Promise.all([action(connectionId, 'pause'), action(connectionId, 'pause')]);
+    expect(both.map((res) => res.statusCode)).toEqual([200, 200]);
+    expect(both.map((res) => res.json().status)).toEqual(['paused', 'paused']);
+    expect((await chat(widgetId)).statusCode).toBe(409);
+    expect((await action(connectionId, 'resume')).json().status).toBe('live');
+  });
+
+  it('pages the sub-accounts and refuses a bad page', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/api/launch?limit=1', headers: { cookie: admin } });
+    expect(first.json().subaccounts).toHaveLength(1);
+    expect(first.json().hasMore).toBe(true);
+    const second = await t.app.inject({ method: 'GET', url: '/api/launch?limit=1&page=2', headers: { cookie: admin } });
+    expect(second.json().hasMore).toBe(false);
+    expect(second.json().subaccounts[0].subaccountId).not.toBe(first.json().subaccounts[0].subaccountId);
+    const only = await t.app.inject({
+      method: 'GET',
+      url: `/api/launch?subaccountId=${subaccountId}`,
+      headers: { cookie: admin },
+    });
+    expect(only.json().subaccounts.map((sub: { subaccountId: string }) => sub.subaccountId)).toEqual([subaccountId]);
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `/api/launch?subaccountId=${subaccountId}`,
+      headers: { cookie: outsider },
+    });
+    expect(foreign.json().subaccounts).toEqual([]);
+    for (const query of ['limit=1000', 'page=0', 'limit=abc'])
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/api/launch?${query}`, headers: { cookie: admin } })).statusCode,
+      ).toBe(422);
+  });
+
   it('answers another tenant’s or an unknown connection with 404', async () => {
     expect((await action('con_doesnotexist', 'pause')).statusCode).toBe(404);
     expect((await action('wgt_notaconnection', 'pause')).statusCode).toBe(404);
