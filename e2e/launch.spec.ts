@@ -103,6 +103,8 @@ test('Launch shows every channel’s true state; a paused widget refuses visitor
   });
   expect(refused.status()).toBe(409);
   expect((await refused.json()).error.code).toBe('CONNECTION_INACTIVE');
+  // A site that loads the widget now shows no launcher.
+  expect((await page.request.get(`/widget/${widgetId}/widget.js`)).status()).toBe(409);
 
   // Activate Connection: the widget answers again.
   await sunrise.getByRole('button', { name: /^Activate Connection/ }).click();

@@ -110,9 +110,16 @@ describe('Launch', () => {
     expect(refused.json().error.code).toBe('CONNECTION_INACTIVE');
     expect(refused.json().error.message).toMatch(/paused/);
 
+    // A page that loads the widget now gets no launcher and no chat frame.
+    const script = await t.app.inject({ method: 'GET', url: `/widget/${widgetId}/widget.js` });
+    expect(script.statusCode).toBe(409);
+    expect(script.body).toContain('paused');
+    expect((await t.app.inject({ method: 'GET', url: `/widget/${widgetId}` })).statusCode).toBe(409);
+
     const resumed = await action(connectionId, 'resume');
     expect(resumed.json().status).toBe('live');
     expect((await chat(widgetId)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/widget/${widgetId}/widget.js` })).statusCode).toBe(200);
   });
 
   it('keeps one pause when the same pause is asked twice at once', async () => {
