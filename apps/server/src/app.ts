@@ -8,7 +8,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { isWebAppPath } from '@switchboard/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { affiliateRoutes } from './features/affiliate/routes';
 import { agentRoutes } from './features/agents/routes';
 import { apiKeyRoutes } from './features/api-keys/routes';
@@ -25,6 +25,7 @@ import { evaluationRoutes } from './features/evaluation/routes';
 import { healthRoutes } from './features/health/routes';
 import { inboxRoutes } from './features/inbox/routes';
 import { knowledgeRoutes } from './features/knowledge/routes';
+import { launchRoutes } from './features/launch/routes';
 import { marketplaceRoutes } from './features/marketplace/routes';
 import { mentorRoutes } from './features/mentor/routes';
 import { metricsRoutes } from './features/metrics/routes';
@@ -128,6 +129,7 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   await app.register(affiliateRoutes);
   await app.register(mentorRoutes);
   await app.register(webhookRoutes);
+  await app.register(launchRoutes);
 
   await serveWebApp(app, deps);
   return { app, mailer };

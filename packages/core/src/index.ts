@@ -16,6 +16,7 @@ export * from './http/pagination';
 export * from './ids';
 export * from './knowledge/file-check';
 export * from './knowledge/terms';
+export * from './launch/index';
 export * from './llm/schemas';
 export * from './marketplace/index';
 export * from './mentor/index';

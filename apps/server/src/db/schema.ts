@@ -11,6 +11,7 @@ export * from '../features/conversations/schema';
 export * from '../features/demos/schema';
 export * from '../features/evaluation/schema';
 export * from '../features/knowledge/schema';
+export * from '../features/launch/schema';
 export * from '../features/marketplace/schema';
 export * from '../features/mentor/schema';
 export * from '../features/providers/schema';

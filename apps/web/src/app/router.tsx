@@ -13,6 +13,7 @@ import { ConnectionDashboardPage } from '../features/connection/dashboard-page';
 import { demosRoutes } from '../features/demos/routes';
 import { ErrorDialog } from '../features/errors/error-dialog';
 import { evaluationRoutes } from '../features/evaluation/routes';
+import { launchRoutes } from '../features/launch/routes';
 import { LandingPage } from '../features/marketing/landing-page';
 import { marketplaceRoutes } from '../features/marketplace/routes';
 import { mentorRoutes } from '../features/mentor/routes';
@@ -33,6 +34,7 @@ const features: FeatureRoutes[] = [
   billingRoutes,
   demosRoutes,
   channelsRoutes,
+  launchRoutes,
   resourcesRoutes,
   marketplaceRoutes,
   rankRoutes,

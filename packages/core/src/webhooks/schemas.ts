@@ -36,7 +36,11 @@ export const ZWebhookEndpoint = z.object({
   disabledReason: z.string().nullable(),
   createdAt: z.string(),
   lastDelivery: z
-    .object({ status: z.enum(['pending', 'succeeded', 'failed']), at: z.string(), responseStatus: z.number().nullable() })
+    .object({
+      status: z.enum(['pending', 'succeeded', 'failed']),
+      at: z.string(),
+      responseStatus: z.number().nullable(),
+    })
     .nullable(),
 });
 export type TWebhookEndpoint = z.infer<typeof ZWebhookEndpoint>;

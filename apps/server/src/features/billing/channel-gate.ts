@@ -1,6 +1,7 @@
 /**
  * The one rule every public channel (website widget and block, demos, SMS, WhatsApp, Instagram)
- * runs before its agent answers a visitor: `answerVisitor`. It refuses a sub-account the plan has
+ * runs before its agent answers a visitor: `answerVisitor`. It refuses a connection the agency
+ * paused in Launch (CONNECTION_INACTIVE, action Activate Connection), a sub-account the plan has
  * locked (and one that has used its monthly credit allowance), and turns every billing refusal
  * (locked, allowance, out of credits) into the neutral message visitors see, so a client's
  * customers never read billing words. The agency sees the real reason in the workspace.
@@ -10,6 +11,7 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { publishSubaccountLockChange } from '../../platform/guard';
 import { TtlCache } from '../../platform/ttl-cache';
+import { isConnectionPaused, PAUSED_MESSAGE } from '../launch/pauses';
 import { subaccounts } from '../tenancy/schema';
 
 /** What visitors read whenever billing stops an assistant. */
@@ -18,6 +20,8 @@ export const VISITOR_UNAVAILABLE = 'This assistant is unavailable right now';
 export interface ChannelTarget {
   accountId: string;
   subaccountId: string;
+  /** The channel connection the visitor reached (none for demos): a paused one answers nobody. */
+  connectionId?: string;
 }
 
 /** Sub-account lock state, kept 2 s per process (the public chat is hot); dropped on change. */
@@ -72,8 +76,14 @@ export const forVisitors = (error: unknown): unknown => {
   return new AppError('FORBIDDEN', VISITOR_UNAVAILABLE, { status: error.status, reason });
 };
 
-/** Throws 403 (reason subaccount_locked) when the plan has locked the sub-account. */
+/**
+ * Throws 409 CONNECTION_INACTIVE (reason connection_paused) when the connection is paused, and 403
+ * (reason subaccount_locked) when the plan has locked the sub-account.
+ */
 export const admitVisitorChannel = async (deps: Deps, target: ChannelTarget): Promise<void> => {
+  if (target.connectionId && (await isConnectionPaused(deps, target.connectionId))) {
+    throw new AppError('CONNECTION_INACTIVE', PAUSED_MESSAGE, { reason: 'connection_paused' });
+  }
   if (await isLocked(deps, target.subaccountId)) {
     throw new AppError('FORBIDDEN', VISITOR_UNAVAILABLE, {
       status: 403,

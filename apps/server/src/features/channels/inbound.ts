@@ -155,7 +155,8 @@ export const answerInbound = async (deps: Deps, messageId: string) => {
   const text = message.body.trim() || (message.mediaUrls.length ? '[The contact sent an attachment]' : '');
   if (!text) return { skipped: 'empty message' };
   const agentId = channel.connection.buildId;
-  const target = { accountId: channel.connection.accountId, subaccountId };
+  // The connection id lets the gate refuse a channel paused in Launch (CONNECTION_INACTIVE).
+  const target = { accountId: channel.connection.accountId, subaccountId, connectionId: channel.connection.id };
   let reply: Awaited<ReturnType<typeof replyAsAgent>>;
   try {
     // The one gate of public channels: a locked or out-of-allowance client answers nobody.
@@ -172,7 +173,7 @@ export const answerInbound = async (deps: Deps, messageId: string) => {
       }),
     );
   } catch (error) {
-    if (error instanceof AppError && error.message === VISITOR_UNAVAILABLE)
+    if (error instanceof AppError && (error.message === VISITOR_UNAVAILABLE || error.code === 'CONNECTION_INACTIVE'))
       return { skipped: error.reason ?? error.message };
     throw error;
   }

@@ -5,9 +5,9 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { TtlCache } from '../../platform/ttl-cache';
+import { announceMessage } from '../webhooks/conversation-events';
 import { writeMessage } from './message-writer';
 import { type MessageSource, type MessageToolCall, messages, threads } from './schema';
-import { announceMessage } from '../webhooks/conversation-events';
 
 export type ThreadRow = typeof threads.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;

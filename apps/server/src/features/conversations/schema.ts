@@ -47,5 +47,9 @@ export const messages = pgTable(
     userId: text('user_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('messages_thread_idx').on(table.threadId, table.createdAt)],
+  (table) => [
+    index('messages_thread_idx').on(table.threadId, table.createdAt),
+    // A sub-account's messages over a period (the connection dashboard's figures).
+    index('messages_subaccount_created_idx').on(table.subaccountId, table.createdAt),
+  ],
 );

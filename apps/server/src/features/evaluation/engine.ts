@@ -11,10 +11,10 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { registerJobHandler } from '../../platform/jobs';
+import { emitWebhookEvent } from '../webhooks/deliveries';
 import { agentBrief, formatAgentBrief } from './agent-brief';
 import { type ConversationProgress, type RunContext, runConversation, type WorkItem } from './conversation';
 import { parseModelChoice } from './models';
-import { emitWebhookEvent } from '../webhooks/deliveries';
 import * as repo from './repo';
 
 export const EVALUATION_JOB = 'evaluation.run';

@@ -41,7 +41,8 @@ const emailAddressOf = (written: string | null): string | null => {
 const phoneNumberOf = (written: string): string | null => {
   const digits = written.replace(/\D/g, '');
   if (written.startsWith('+')) return digits.length >= 8 && digits.length <= 15 ? `+${digits}` : null;
-  if (written.startsWith('0') || written.startsWith('(')) return digits.length >= 9 && digits.length <= 12 ? digits : null;
+  if (written.startsWith('0') || written.startsWith('('))
+    return digits.length >= 9 && digits.length <= 12 ? digits : null;
   return /^\d{3}[\s.-]\d{3}[\s.-]\d{4}$/.test(written) ? digits : null;
 };
 
@@ -103,7 +104,8 @@ export const announceMessage = async (deps: Deps, stored: StoredMessageFacts): P
   const emit = (type: TWebhookEventType, data: Record<string, unknown>) =>
     emitWebhookEvent(deps, stored.subaccountId, type, { ...thread, ...data });
   const { message } = stored;
-  if (stored.newThread && message.role === 'user') await emit('conversation.started', { firstMessage: message.content });
+  if (stored.newThread && message.role === 'user')
+    await emit('conversation.started', { firstMessage: message.content });
   if (message.role !== 'user') {
     await emit('message.sent', { message });
     return;

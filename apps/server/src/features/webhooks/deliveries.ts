@@ -238,7 +238,8 @@ const attempt = async (deps: Deps, url: string, secret: string, row: DeliveryRow
       temporary: !ok && response.status !== 410,
     };
   } catch (error) {
-    const blocked = error instanceof BlockedAddressError || (error as { cause?: unknown }).cause instanceof BlockedAddressError;
+    const blocked =
+      error instanceof BlockedAddressError || (error as { cause?: unknown }).cause instanceof BlockedAddressError;
     const timedOut = (error as { name?: string }).name === 'TimeoutError';
     return {
       responseStatus: null,
@@ -281,7 +282,7 @@ const deliver = async (deps: Deps, job: JobContext) => {
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(eq(webhookDeliveries.id, deliveryId))
     .limit(1);
-  if (!found || found.delivery.status !== 'pending') return;
+  if (found?.delivery.status !== 'pending') return;
   const { delivery, endpoint } = found;
   const record = (values: Partial<DeliveryRow>) =>
     deps.db

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromConnectId } from '../../platform/connect-id';
 import { publicAccess, subaccountAccess, tenantOf } from '../../platform/guard';
-import { registerWebhookJobs, listDeliveries, resendDelivery, sendTestEvent } from './deliveries';
+import { listDeliveries, registerWebhookJobs, resendDelivery, sendTestEvent } from './deliveries';
 import { createEndpoint, deleteEndpoint, endpointSecret, listEndpoints, updateEndpoint } from './endpoints';
 
 const tags = ['webhooks'];
@@ -23,7 +23,12 @@ const ZDeliveryParams = ZEndpointParams.extend({ deliveryId: z.string().max(64) 
 
 const ZEventCatalogue = z.object({
   events: z.array(
-    z.object({ type: z.string(), label: z.string(), description: z.string(), example: z.record(z.string(), z.unknown()) }),
+    z.object({
+      type: z.string(),
+      label: z.string(),
+      description: z.string(),
+      example: z.record(z.string(), z.unknown()),
+    }),
   ),
 });
 
@@ -53,7 +58,12 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     base,
     {
       config: admin,
-      schema: { tags, params: ZConnectParams, body: ZCreateWebhookEndpointRequest, response: { 201: ZWebhookEndpoint } },
+      schema: {
+        tags,
+        params: ZConnectParams,
+        body: ZCreateWebhookEndpointRequest,
+        response: { 201: ZWebhookEndpoint },
+      },
     },
     async (request, reply) =>
       reply.status(201).send(await createEndpoint(deps, tenantOf(request).subaccountId, request.body)),
@@ -63,10 +73,14 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     `${base}/:endpointId`,
     {
       config: admin,
-      schema: { tags, params: ZEndpointParams, body: ZUpdateWebhookEndpointRequest, response: { 200: ZWebhookEndpoint } },
+      schema: {
+        tags,
+        params: ZEndpointParams,
+        body: ZUpdateWebhookEndpointRequest,
+        response: { 200: ZWebhookEndpoint },
+      },
     },
-    async (request) =>
-      updateEndpoint(deps, tenantOf(request).subaccountId, request.params.endpointId, request.body),
+    async (request) => updateEndpoint(deps, tenantOf(request).subaccountId, request.params.endpointId, request.body),
   );
 
   app.delete(

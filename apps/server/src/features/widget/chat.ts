@@ -6,8 +6,8 @@ import { AppError } from '../../platform/errors';
 import { admitVisitorChannel, answerVisitor } from '../billing/channel-gate';
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
-import { isOriginAllowed } from './domains';
 import { announceIdentifiedLead } from '../webhooks/conversation-events';
+import { isOriginAllowed } from './domains';
 import { hostInstructions } from './identity';
 import { getLiveWidget, type LiveWidget } from './live-config';
 
@@ -38,7 +38,11 @@ export const admitChat = async (
     throw new AppError('FORBIDDEN', WIDGET_ERRORS.domain, { field: 'origin' });
   }
   if (!widget.agentId) throw new AppError('BUILD_NOT_FOUND', WIDGET_ERRORS.noAgent);
-  await admitVisitorChannel(deps, { accountId: widget.accountId, subaccountId: widget.subaccountId });
+  await admitVisitorChannel(deps, {
+    accountId: widget.accountId,
+    subaccountId: widget.subaccountId,
+    connectionId: widget.connectionId,
+  });
   // The burst limits first: a message they refuse must not use up the widget's daily limit,
   // or one visitor could shut the widget for everyone.
   const minute = String(Math.floor(Date.now() / 60_000));
@@ -96,7 +100,7 @@ export const runChat = async (
   if (last && last.role === 'user' && last.content.trim() === body.message.trim()) history.pop();
   // The one gate of public channels: a locked (or out-of-allowance) client's widget answers
   // visitors a neutral message, never billing words.
-  const target = { accountId: widget.accountId, subaccountId: widget.subaccountId };
+  const target = { accountId: widget.accountId, subaccountId: widget.subaccountId, connectionId: widget.connectionId };
   const result = await answerVisitor(deps, target, () =>
     replyAsAgent(deps, {
       agentId: widget.agentId as string,

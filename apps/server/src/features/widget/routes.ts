@@ -6,6 +6,7 @@ import { allowCrossOriginLoad, sendFramedPage } from '../../platform/browser-pro
 import { AppError } from '../../platform/errors';
 import { publicAccess } from '../../platform/guard';
 import { originOf } from '../../platform/http';
+import { isConnectionPaused, PAUSED_MESSAGE } from '../launch/pauses';
 import { appBundle, framePage, gzipCached, loaderScript } from './assets';
 import { admitChat, runChat, WIDGET_ERRORS } from './chat';
 import { frameAncestorsOf, isOriginAllowed } from './domains';
@@ -93,6 +94,9 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
           .type('text/javascript; charset=utf-8');
         if (!widget)
           return reply.status(404).send(`console.warn(${JSON.stringify(`Switchboard: ${WIDGET_ERRORS.notFound}`)});`);
+        // A channel paused in Launch shows no launcher (its chat would answer CONNECTION_INACTIVE).
+        if (await isConnectionPaused(deps, widget.connectionId))
+          return reply.status(409).send(`console.warn(${JSON.stringify(`Switchboard: ${PAUSED_MESSAGE}`)});`);
         allowCrossOriginLoad(reply);
         // A site the widget does not allow gets no launcher (its frame would be refused anyway); a
         // page that sends no referrer gets it, and the frame's frame-ancestors decides.
@@ -123,6 +127,8 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
         return reply
           .status(404)
           .send(`<!doctype html><title>${WIDGET_ERRORS.notFound}</title><p>${WIDGET_ERRORS.notFound}</p>`);
+      if (await isConnectionPaused(deps, widget.connectionId))
+        return reply.status(409).send(`<!doctype html><title>Chat paused</title><p>${PAUSED_MESSAGE}</p>`);
       const page = framePage(deps.env, widget, request.query.mode ?? 'inline');
       sendFramedPage(reply, page, frameAncestorsOf(widget.settings.allowedDomains));
       return sendText(request, reply, page);

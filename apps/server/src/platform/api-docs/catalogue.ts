@@ -515,4 +515,20 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     'Resend a delivery',
     'Sends the same event again with the same webhook-id, so receivers can tell it is a repeat. Answers 409 while that event is still on its way to the endpoint.',
   ],
+  'GET /api/launch': [
+    'Launch overview',
+    "A page of the caller's sub-accounts with every channel connection's record: state (pending_connection, live, paused, error with its catalogue code and actions), what it needs next, and its setup page.",
+  ],
+  'POST /api/launch/connections/{connectionId}/pause': [
+    'Pause a channel',
+    'Pauses a channel connection: every public way into it (widget, website block, SMS, WhatsApp, Instagram messages) answers CONNECTION_INACTIVE until it is resumed.',
+  ],
+  'POST /api/launch/connections/{connectionId}/resume': [
+    'Resume a channel',
+    'Activates a paused channel connection again; answers its record.',
+  ],
+  'GET /api/connect/{connectId}/dashboard': [
+    'Sub-account dashboard',
+    "Conversations and messages per channel today, this week and this month (UTC), today's widget messages against each daily limit, credits used, open human take-overs, each agent's last evaluation pass rate and messages per day for 30 days, aggregated by the database.",
+  ],
 };

@@ -1,4 +1,5 @@
 import {
+  CHANNEL_STATE_LABELS,
   CONNECT_ID_PATTERN,
   channelItems,
   isChannelActive,
@@ -15,6 +16,8 @@ import { NotFoundPage } from '../../app/not-found-page';
 import { Spinner } from '../../components/ui/card';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { StateDot } from '../launch/state-badge';
+import { statusStore, useLaunch } from '../launch/use-launch';
 import { PageSuspense } from '../routing';
 import { useSession } from '../session/session';
 import { ThemeScope } from '../theme/theme';
@@ -68,6 +71,9 @@ const SideLink = ({
   </li>
 );
 
+/** The app of each AI AGENTS link, in the order of channelItems. */
+const SIDEBAR_CHANNELS = ['sms', 'whatsapp', 'instagram', 'website-widget', 'website-block'];
+
 const ConnectionSidebar = ({ context, onNavigate }: { context: ConnectContext; onNavigate?: () => void }) => {
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -78,6 +84,8 @@ const ConnectionSidebar = ({ context, onNavigate }: { context: ConnectContext; o
     queryFn: () => api<TSmsSettings>(`/api/sms/${connectId}/settings`, { silent: true }),
     retry: false,
   });
+  // Each channel link says whether the channel is live, paused, failing or not connected.
+  const launch = useLaunch({ subaccountId: context.subaccountId });
   return (
     <div className="flex h-full flex-col gap-4 p-3">
       <AccountSwitcher
@@ -104,17 +112,29 @@ const ConnectionSidebar = ({ context, onNavigate }: { context: ConnectContext; o
         <div>
           <h2 className="px-3 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">AI AGENTS</h2>
           <ul className="space-y-1">
-            {channelItems(connectId).map((item) => (
-              <SideLink
-                key={item.path}
-                to={item.path}
-                active={isChannelActive(pathname, item.activeSegments, item.path)}
-                icon={<span className="h-2 w-2 rounded-full bg-current opacity-60" aria-hidden="true" />}
-                onNavigate={onNavigate}
-              >
-                {item.label}
-              </SideLink>
-            ))}
+            {channelItems(connectId).map((item, index) => {
+              const state = launch.data
+                ? statusStore.channelState(context.subaccountId, SIDEBAR_CHANNELS[index] ?? '')
+                : null;
+              return (
+                <SideLink
+                  key={item.path}
+                  to={item.path}
+                  active={isChannelActive(pathname, item.activeSegments, item.path)}
+                  icon={
+                    state ? (
+                      <StateDot state={state} />
+                    ) : (
+                      <span className="h-2 w-2 rounded-full bg-current opacity-60" aria-hidden="true" />
+                    )
+                  }
+                  onNavigate={onNavigate}
+                >
+                  {item.label}
+                  {state ? <span className="sr-only"> ({CHANNEL_STATE_LABELS[state]})</span> : null}
+                </SideLink>
+              );
+            })}
           </ul>
           <Link
             to={`/${connectId}/add-agent`}

@@ -34,7 +34,7 @@ const FEATURES: { icon: ReactNode; title: string; text: string }[] = [
   {
     icon: <MessageSquare aria-hidden="true" />,
     title: 'Every channel',
-    text: 'Website, SMS, WhatsApp and Instagram from one workspace.',
+    text: 'Website widget and block, SMS, WhatsApp and Instagram; Launch shows what is live and pauses a channel in one click.',
   },
   {
     icon: <ShieldCheck aria-hidden="true" />,
@@ -43,7 +43,14 @@ const FEATURES: { icon: ReactNode; title: string; text: string }[] = [
   },
 ];
 
-const INTEGRATIONS = ['OpenAI', 'Anthropic', 'OpenRouter', 'Ollama', 'Twilio', 'WhatsApp', 'Instagram', 'Stripe'];
+/** What each integration does, and what works before it is configured (a labelled sandbox or offline model). */
+const INTEGRATIONS: { name: string; use: string }[] = [
+  { name: 'OpenAI, Anthropic, OpenRouter', use: 'Models with your own key; a labelled offline model until one is set' },
+  { name: 'Ollama, vLLM, LM Studio', use: 'Any OpenAI-compatible model URL on your own servers' },
+  { name: 'Twilio', use: 'SMS and WhatsApp agents and campaigns; a sandbox phone until it is connected' },
+  { name: 'Meta (Instagram)', use: 'Instagram direct messages answered by an agent' },
+  { name: 'Stripe', use: 'Plans and credits; a sandbox checkout until it is connected' },
+];
 
 const FAQ = [
   {
@@ -138,10 +145,11 @@ export const LandingPage = () => {
               Integrations
             </h2>
             <p className="mt-2 text-muted">Bring your own model provider and channels.</p>
-            <ul className="mt-8 flex flex-wrap justify-center gap-3">
-              {INTEGRATIONS.map((name) => (
-                <li key={name} className="rounded-full border border-border px-4 py-2 text-sm">
-                  {name}
+            <ul className="mt-8 grid gap-3 text-left sm:grid-cols-2 lg:grid-cols-3">
+              {INTEGRATIONS.map((item) => (
+                <li key={item.name} className="rounded-xl border border-border px-4 py-3">
+                  <span className="block text-sm font-semibold">{item.name}</span>
+                  <span className="block text-sm text-muted">{item.use}</span>
                 </li>
               ))}
             </ul>
@@ -178,8 +186,8 @@ export const LandingPage = () => {
               Community
             </h2>
             <p className="mt-2 text-muted">
-              Learn from other agencies: video guides, templates and office hours in the Community area of your
-              workspace.
+              Guides for every task of an agency, with videos where your operator has added them, in the Community area
+              of your workspace.
             </p>
           </div>
         </section>

@@ -1,4 +1,3 @@
-import { FeaturePending } from '../pending/feature-pending';
 import { type FeatureRoutes, lazyPage } from '../routing';
 
 const AccountSettingsPage = lazyPage(() => import('./account-settings-page'), 'AccountSettingsPage');
@@ -13,9 +12,5 @@ export const resourcesRoutes: FeatureRoutes = {
   workspace: [
     { path: '/build', element: <BuildPage /> },
     { path: '/settings', element: <AccountSettingsPage /> },
-    {
-      path: '/connect',
-      element: <FeaturePending title="Launch Agents" description="Deploy agents to production channels." />,
-    },
   ],
 };

@@ -1,4 +1,4 @@
-import type { TConnection } from '@switchboard/core';
+import { setupPathOf, type TConnection } from '@switchboard/core';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useOutletContext, useSearchParams } from 'react-router';
@@ -127,6 +127,28 @@ export const AddAgentPage = () => {
           {context.role === 'viewer' ? <p className="text-xs text-muted">Viewers cannot add agents.</p> : null}
         </form>
       </Card>
+      <Card className="mt-4">
+        <h2 className="text-sm font-semibold">Messaging channels</h2>
+        <p className="mt-1 text-sm text-muted">SMS, WhatsApp and Instagram agents are connected on their own pages.</p>
+        <ul className="mt-3 flex flex-wrap gap-2">
+          {MESSAGING.map(([type, label]) => (
+            <li key={type}>
+              <Link
+                to={setupPathOf(type, context.subaccountId, false)}
+                className="inline-flex h-8 items-center rounded-lg border border-border px-3 text-sm font-medium hover:bg-surface-2"
+              >
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </Card>
     </div>
   );
 };
+
+const MESSAGING = [
+  ['sms', 'SMS Agent'],
+  ['whatsapp', 'WhatsApp Agent'],
+  ['instagram', 'Instagram Agent'],
+] as const;

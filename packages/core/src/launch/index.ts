@@ -1,0 +1,3 @@
+export * from './dashboard';
+export * from './schemas';
+export * from './status-store';
