@@ -23,6 +23,7 @@ import { type FeatureRoutes, PageSuspense } from '../features/routing';
 import { AiSettingsPage } from '../features/settings/ai-settings-page';
 import { supportRoutes } from '../features/support/routes';
 import { TeamPage } from '../features/team/team-page';
+import { webhooksRoutes } from '../features/webhooks/routes';
 import { widgetRoutes } from '../features/widget/routes';
 import { WorkspaceLayout } from '../features/workspace/workspace-layout';
 import { NotFoundPage } from './not-found-page';
@@ -41,6 +42,7 @@ const features: FeatureRoutes[] = [
   supportRoutes,
   affiliateRoutes,
   mentorRoutes,
+  webhooksRoutes,
 ];
 
 /** The root keeps the app-wide dialogs mounted beside every page. */

@@ -16,6 +16,7 @@ export const WEB_TOP_LEVEL_SEGMENTS = [
   'dashboard',
   'demo',
   'dev',
+  'docs',
   'howitworks',
   'marketplace',
   'new-evaluation',

@@ -1,6 +1,7 @@
 import { useOutletContext } from 'react-router';
 import { PageHeading } from '../../components/ui/card';
 import type { ConnectContext } from '../connection/connection-layout';
+import { WebhooksCard } from '../webhooks/webhooks-card';
 import { AppearanceCard } from './appearance-card';
 import { ProviderKeysCard } from './provider-keys-card';
 
@@ -13,6 +14,7 @@ export const AiSettingsPage = () => {
       <AppearanceCard readOnly={context.role !== 'admin'} />
       {context.role !== 'admin' ? <p className="text-sm text-muted">Only admins can change these settings.</p> : null}
       {context.role === 'admin' ? <ProviderKeysCard connectId={context.connectId} /> : null}
+      {context.role === 'admin' ? <WebhooksCard connectId={context.connectId} /> : null}
     </div>
   );
 };
