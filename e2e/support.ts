@@ -59,3 +59,12 @@ export const expectAccessible = async (page: Page) => {
     ),
   ).toEqual([]);
 };
+
+/** The id of the demo agency's sub-account with this name. */
+export const subaccountIdOf = async (page: Page, name: string): Promise<string> => {
+  const response = await page.request.get('/api/accounts');
+  const { accounts } = (await response.json()) as { accounts: { subaccounts: { id: string; name: string }[] }[] };
+  const found = accounts.flatMap((account) => account.subaccounts).find((sub) => sub.name === name);
+  if (!found) throw new Error(`No sub-account ${name}`);
+  return found.id;
+};

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { DEMO_USERS, expectAccessible, signIn } from './support';
+import { DEMO_USERS, expectAccessible, signIn, subaccountIdOf } from './support';
 
 /** A plain HTML page on another origin that holds only the copied embed code. */
 const startHostSite = async (): Promise<{ server: Server; setBody: (html: string) => void; origin: string }> => {
@@ -15,14 +15,6 @@ const startHostSite = async (): Promise<{ server: Server; setBody: (html: string
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { server, setBody: (html) => (body = html), origin: `http://127.0.0.1:${port}` };
-};
-
-const subaccountIdOf = async (page: Page, name: string): Promise<string> => {
-  const response = await page.request.get('/api/accounts');
-  const { accounts } = (await response.json()) as { accounts: { subaccounts: { id: string; name: string }[] }[] };
-  const found = accounts.flatMap((account) => account.subaccounts).find((sub) => sub.name === name);
-  if (!found) throw new Error(`No sub-account ${name}`);
-  return found.id;
 };
 
 /** Adds the agent of the sub-account to a channel through the Add agent page; returns the connection id. */

@@ -13,6 +13,7 @@ export * from './errors/catalogue';
 export * from './errors/envelope';
 export * from './evaluation/index';
 export * from './http/pagination';
+export * from './http/web-address';
 export * from './ids';
 export * from './knowledge/file-check';
 export * from './knowledge/terms';

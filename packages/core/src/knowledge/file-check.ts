@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zWebAddress } from '../http/web-address';
 
 /** Knowledge uploads: at most 25 MB (spec/evaluation.md 9). */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -84,12 +85,7 @@ export const ZKnowledgeDocumentList = z.object({ documents: z.array(ZKnowledgeDo
 
 /** POST /api/agents/{agentId}/websites: a page or a sitemap whose site becomes knowledge. */
 export const ZAddWebsiteRequest = z.object({
-  url: z
-    .string()
-    .trim()
-    .max(2000, { error: 'Use at most 2,000 characters' })
-    .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/\S+$/, { error: 'Enter a web address starting with http:// or https://' })
-    .refine((value) => URL.canParse(value), { error: 'Enter a web address starting with http:// or https://' }),
+  url: zWebAddress(2000),
   maxPages: z.number().int().min(1, { error: 'At least 1 page' }).max(200, { error: 'At most 200 pages' }).default(20),
 });
 export type TAddWebsiteRequest = z.input<typeof ZAddWebsiteRequest>;

@@ -1,13 +1,10 @@
 import { z } from 'zod';
+import { zWebAddress } from '../http/web-address';
 import { WEBHOOK_EVENT_TYPES } from './events';
 
 export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 
-const ZEndpointUrl = z
-  .string()
-  .trim()
-  .max(2048, 'The address is too long')
-  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'Enter a full http:// or https:// address');
+const ZEndpointUrl = zWebAddress(2048);
 
 export const ZCreateWebhookEndpointRequest = z.object({
   url: ZEndpointUrl,
