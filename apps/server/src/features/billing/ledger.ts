@@ -8,6 +8,7 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { countSubaccountUsage } from './allowances';
+import { scheduleBalanceCheck } from './low-balance';
 import {
   addGrant,
   type GrantKind,
@@ -152,8 +153,11 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
   if (usages.some((usage) => usage.accountId !== accountId)) throw new Error('debitUsages takes one account');
   const holds = usages.flatMap((usage) => (usage.holdId ? [usage.holdId] : []));
   const calls = usages.filter((usage) => !usage.releaseOnly);
+  let watched = false;
   await deps.db.transaction(async (tx) => {
-    await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
+    const row = await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
+    // Low-balance alerts and auto-recharge are looked at after the debit, only when the account set them.
+    watched = calls.length > 0 && (row.lowBalanceThresholds.length > 0 || row.autoRechargeEnabled);
     // The holds of these calls (and any left behind past their end) stop counting with the debit.
     if (holds.length) {
       await tx
@@ -208,6 +212,7 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
       logs,
     );
   });
+  if (watched) scheduleBalanceCheck(deps, accountId);
 }
 
 /**

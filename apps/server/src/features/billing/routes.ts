@@ -18,6 +18,7 @@ import { originOf } from '../../platform/http';
 import { listAllowances, setAllowance } from './allowances';
 import { usageBreakdown } from './breakdown';
 import { paymentsMode, servedCatalog } from './catalog';
+import { billingSettingsRoutes } from './settings-routes';
 import * as checkout from './checkout';
 import * as changes from './plan-changes';
 import { selectActiveSubaccount, subaccountSelection } from './subaccount-selection';
@@ -173,4 +174,5 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   await app.register(paymentEventRoutes);
+  await app.register(billingSettingsRoutes);
 };

@@ -4,7 +4,8 @@
  * flow works offline. Its checkout page (/billing/sandbox/:id in the web app) pays or declines on
  * demand; the routes then drive the same events a Stripe webhook would.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { findTier } from '@switchboard/core';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { newId } from '../../platform/ids';
 import type {
@@ -15,7 +16,11 @@ import type {
   ProrationQuote,
   ProviderCheckout,
   ProviderInvoice,
+  ProviderInvoiceSummary,
+  ProviderPaymentMethod,
   ProviderSubscription,
+  SavedMethodCharge,
+  SavedMethodChargeResult,
 } from './provider';
 import {
   addInterval,
@@ -72,10 +77,11 @@ export class SandboxProvider implements PaymentProvider {
     return sub;
   }
 
-  private async createInvoice(input: Omit<ProviderInvoice, 'id'>): Promise<ProviderInvoice> {
+  private async createInvoice(input: Omit<ProviderInvoice, 'id'>, description?: string): Promise<ProviderInvoice> {
     const invoice: ProviderInvoice = { ...input, id: `in_${newId('sandbox').slice(4)}` };
     const stored: StoredInvoice = {
       ...invoice,
+      description: description ?? findTier(invoice.priceId)?.display_name ?? 'Subscription',
       periodStart: iso(invoice.periodStart),
       periodEnd: iso(invoice.periodEnd),
     };
@@ -199,6 +205,22 @@ export class SandboxProvider implements PaymentProvider {
         paymentIntentStatus: 'succeeded',
       });
       invoiceId = invoice.id;
+    }
+    if (checkout.mode === 'payment') {
+      // A one-time payment's receipt, listed with the invoices (it grants nothing by itself: the
+      // checkout's completion grants the credits).
+      await this.createInvoice({
+        customerId: checkout.customerId,
+        subscriptionId: null,
+        accountId: checkout.accountId,
+        status: 'paid',
+        amountPaid: discounted,
+        billingReason: 'manual',
+        priceId: checkout.priceId,
+        periodStart: null,
+        periodEnd: null,
+        paymentIntentStatus: 'succeeded',
+      });
     }
     const done: SandboxCheckout = { ...checkout, status: 'complete', paymentStatus: 'paid', subscriptionId };
     await this.save('checkout', id, checkout.accountId, done);
@@ -351,5 +373,56 @@ export class SandboxProvider implements PaymentProvider {
 
   async setCancelAtPeriodEnd(subscription: ProviderSubscription, cancel: boolean) {
     return this.saveSubscription({ ...subscription, cancelAtPeriodEnd: cancel });
+  }
+
+  /** The sandbox has no real cards: a customer who has paid once has the sandbox test card. */
+  async getPaymentMethod(customerId: string): Promise<ProviderPaymentMethod | null> {
+    const customer = await this.load<{ id: string }>('customer', customerId);
+    return customer ? { brand: 'sandbox', last4: '4242', expMonth: null, expYear: null } : null;
+  }
+
+  async listInvoices(input: { customerId: string; accountId: string; limit: number }): Promise<ProviderInvoiceSummary[]> {
+    const rows = await this.db
+      .select()
+      .from(sandboxObjects)
+      .where(and(eq(sandboxObjects.kind, 'invoice'), eq(sandboxObjects.accountId, input.accountId)))
+      .orderBy(desc(sandboxObjects.createdAt))
+      .limit(input.limit);
+    return rows.map((row) => {
+      const invoice = row.data as StoredInvoice & { refunded?: boolean };
+      return {
+        id: invoice.id,
+        number: null,
+        amount: invoice.amountPaid,
+        currency: 'USD',
+        status: invoice.refunded ? 'refunded' : invoice.status,
+        createdAt: row.createdAt,
+        description: invoice.description ?? findTier(invoice.priceId)?.display_name ?? 'Invoice',
+        hostedUrl: null,
+        pdfUrl: null,
+      };
+    });
+  }
+
+  /** Charges the sandbox test card: always succeeds, with a receipt among the invoices. */
+  async chargeSavedMethod(input: SavedMethodCharge): Promise<SavedMethodChargeResult> {
+    const card = await this.getPaymentMethod(input.customerId);
+    if (!card) return { status: 'no_payment_method', id: null, message: 'No saved payment method.' };
+    const invoice = await this.createInvoice(
+      {
+        customerId: input.customerId,
+        subscriptionId: null,
+        accountId: input.accountId,
+        status: 'paid',
+        amountPaid: input.amountCents,
+        billingReason: 'auto_recharge',
+        priceId: input.metadata.priceId ?? null,
+        periodStart: null,
+        periodEnd: null,
+        paymentIntentStatus: 'succeeded',
+      },
+      input.description,
+    );
+    return { status: 'succeeded', id: invoice.id };
   }
 }

@@ -9,7 +9,11 @@ import type {
   PaymentProvider,
   ProrationQuote,
   ProviderCheckout,
+  ProviderInvoiceSummary,
+  ProviderPaymentMethod,
   ProviderSubscription,
+  SavedMethodCharge,
+  SavedMethodChargeResult,
 } from './provider';
 import { guard, idOf, mapStripeError, missing, seconds, toInvoice, toSubscription } from './stripe-mapping';
 
@@ -278,6 +282,71 @@ export class StripeProvider implements PaymentProvider {
         throw new AppError('BILLING_SUBSCRIPTION_NOT_FOUND', 'No active subscription was found for this customer.');
       return fresh;
     });
+  }
+
+  /** The customer's default card for invoices, else its newest saved card. */
+  private async savedCard(customerId: string): Promise<Stripe.PaymentMethod | null> {
+    const customer = await this.stripe.customers.retrieve(customerId, {
+      expand: ['invoice_settings.default_payment_method'],
+    });
+    if (customer.deleted) return null;
+    const preferred = customer.invoice_settings?.default_payment_method;
+    if (preferred && typeof preferred !== 'string' && preferred.card) return preferred;
+    const cards = await this.stripe.paymentMethods.list({ customer: customerId, type: 'card', limit: 1 });
+    return cards.data[0] ?? null;
+  }
+
+  getPaymentMethod(customerId: string): Promise<ProviderPaymentMethod | null> {
+    return guard(async () => {
+      const card = (await this.savedCard(customerId))?.card;
+      if (!card) return null;
+      return { brand: card.brand, last4: card.last4, expMonth: card.exp_month, expYear: card.exp_year };
+    });
+  }
+
+  listInvoices(input: { customerId: string; accountId: string; limit: number }): Promise<ProviderInvoiceSummary[]> {
+    return guard(async () => {
+      const list = await this.stripe.invoices.list({ customer: input.customerId, limit: input.limit });
+      return list.data
+        .filter((invoice) => invoice.status !== 'draft')
+        .map((invoice) => ({
+          id: invoice.id ?? '',
+          number: invoice.number ?? null,
+          amount: invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_due,
+          currency: (invoice.currency ?? 'usd').toUpperCase(),
+          status: invoice.status ?? 'open',
+          createdAt: new Date(invoice.created * 1000),
+          description: invoice.lines?.data[0]?.description ?? invoice.description ?? 'Invoice',
+          hostedUrl: invoice.hosted_invoice_url ?? null,
+          pdfUrl: invoice.invoice_pdf ?? null,
+        }));
+    });
+  }
+
+  async chargeSavedMethod(input: SavedMethodCharge): Promise<SavedMethodChargeResult> {
+    const card = await guard(() => this.savedCard(input.customerId));
+    if (!card) return { status: 'no_payment_method', id: null, message: 'No saved payment method.' };
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: input.amountCents,
+          currency: 'usd',
+          customer: input.customerId,
+          payment_method: card.id,
+          off_session: true,
+          confirm: true,
+          description: input.description,
+          metadata: { accountId: input.accountId, ...input.metadata },
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      if (intent.status === 'succeeded') return { status: 'succeeded', id: intent.id };
+      return { status: 'failed', id: intent.id, message: 'The bank asked for the card holder to confirm the payment.' };
+    } catch (error) {
+      const mapped = mapStripeError(error);
+      if (mapped.code === 'BILLING_PAYMENT_FAILED') return { status: 'failed', id: null, message: mapped.message };
+      throw mapped;
+    }
   }
 
   /** Verifies the signature against the raw body; throws WEBHOOK_VALIDATION_FAILED otherwise. */
