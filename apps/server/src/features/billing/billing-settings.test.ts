@@ -108,7 +108,11 @@ describe('Billing in Settings (sandbox provider)', () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.cancelDate).toBe(before.body.renewalDate);
     const after = await call('GET', '/api/billing/overview');
-    expect(after.body).toMatchObject({ cancelAtPeriodEnd: true, renewalDate: null, periodEnd: before.body.renewalDate });
+    expect(after.body).toMatchObject({
+      cancelAtPeriodEnd: true,
+      renewalDate: null,
+      periodEnd: before.body.renewalDate,
+    });
     expect(after.body.plan.status).toBe('active');
     const resumed = await call('POST', '/stripe/resubscribe', {});
     expect(resumed.status).toBe(200);
@@ -171,7 +175,7 @@ describe('low-balance alerts', () => {
     expect((await call('PUT', '/api/billing/low-balance-alerts', {})).status).toBe(422);
   });
 
-  it("mails each threshold once per period, the lowest crossed when several are passed at once", async () => {
+  it('mails each threshold once per period, the lowest crossed when several are passed at once', async () => {
     const { call, spend, mails, agency } = await newOwner();
     const set = await call('PUT', '/api/billing/low-balance-alerts', { thresholds: [5, 20] });
     expect(set.body).toEqual({ thresholds: [20, 5] });
@@ -191,17 +195,17 @@ describe('low-balance alerts', () => {
     ]);
     await spend(1);
     expect(await mails()).toHaveLength(2);
-    const [mail] = await t.deps.db.select().from(outbox).where(eq(outbox.to, `settings${n}@example.test`));
+    const [mail] = await t.deps.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.to, `settings${n}@example.test`));
     expect(mail?.text).toContain('Settings');
     expect(mail?.link).toMatch(/\/settings$/);
     // A new period mails again.
     await pay(call, 'sb_starter_month_500');
     await spend(450); // 50 of 500 left: 10%
     expect(await mails()).toHaveLength(3);
-    const [row] = await t.deps.db
-      .select()
-      .from(billingAccounts)
-      .where(eq(billingAccounts.accountId, agency.accountId));
+    const [row] = await t.deps.db.select().from(billingAccounts).where(eq(billingAccounts.accountId, agency.accountId));
     expect(row?.lowBalanceAlertedAt).toBe(20);
   });
 
@@ -231,7 +235,11 @@ describe('auto-recharge', () => {
 
   it('without a saved payment method says so instead of charging', async () => {
     const { call, spend } = await newOwner();
-    await call('PUT', '/api/billing/auto-recharge', { enabled: true, thresholdCredits: 50, packPriceId: 'sb_pack_500' });
+    await call('PUT', '/api/billing/auto-recharge', {
+      enabled: true,
+      thresholdCredits: 50,
+      packPriceId: 'sb_pack_500',
+    });
     await spend(60);
     const overview = await call('GET', '/api/billing/overview');
     expect(overview.body.balance).toBe(40);
@@ -252,9 +260,12 @@ describe('auto-recharge', () => {
     await Promise.all([spend(150), spend(1), spend(1)]); // 48 left: one recharge of 500
     const overview = await call('GET', '/api/billing/overview');
     expect(overview.body.balance).toBe(548);
-    expect(overview.body.autoRecharge.lastResult).toMatch(/bought 500 credits pack for \$25 \(sandbox, no real charge\)/);
-    expect(overview.body.invoices.filter((i: { description: string }) => i.description.startsWith('Auto-recharge')))
-      .toHaveLength(1);
+    expect(overview.body.autoRecharge.lastResult).toMatch(
+      /bought 500 credits pack for \$25 \(sandbox, no real charge\)/,
+    );
+    expect(
+      overview.body.invoices.filter((i: { description: string }) => i.description.startsWith('Auto-recharge')),
+    ).toHaveLength(1);
     // Below the threshold again within the hour: no second charge.
     await spend(500);
     expect((await call('GET', '/api/billing/overview')).body.balance).toBe(48);

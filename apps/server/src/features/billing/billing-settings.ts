@@ -12,8 +12,8 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { ACTIVE_STATUSES, billingRow, currentPlan, providerFor } from './account';
 import { paymentsMode, providerId } from './catalog';
-import { periodCreditsOf, scheduleBalanceCheck } from './low-balance';
 import { sumEntries } from './ledger-repo';
+import { periodCreditsOf, scheduleBalanceCheck } from './low-balance';
 import { billingAccounts } from './schema';
 
 const INVOICE_LIMIT = 24;

@@ -8,7 +8,6 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { countSubaccountUsage } from './allowances';
-import { scheduleBalanceCheck } from './low-balance';
 import {
   addGrant,
   type GrantKind,
@@ -18,6 +17,7 @@ import {
   spendMany,
   sumEntries,
 } from './ledger-repo';
+import { scheduleBalanceCheck } from './low-balance';
 import { billingAccounts, creditGrants, creditHolds, usageLogs } from './schema';
 
 const insufficient = () =>

@@ -138,7 +138,11 @@ export const autoRecharge = async (deps: Deps, row: BillingRow, now = new Date()
   if (!claim) return 'skipped' as const;
   const when = now.toISOString().slice(0, 16).replace('T', ' ');
   if (!claim.customerId) {
-    await recordRecharge(deps, row.accountId, `${when} UTC: no saved payment method. Buy a credit pack once to save one.`);
+    await recordRecharge(
+      deps,
+      row.accountId,
+      `${when} UTC: no saved payment method. Buy a credit pack once to save one.`,
+    );
     return 'failed' as const;
   }
   let provider: ReturnType<typeof providerFor>;

@@ -381,7 +381,11 @@ export class SandboxProvider implements PaymentProvider {
     return customer ? { brand: 'sandbox', last4: '4242', expMonth: null, expYear: null } : null;
   }
 
-  async listInvoices(input: { customerId: string; accountId: string; limit: number }): Promise<ProviderInvoiceSummary[]> {
+  async listInvoices(input: {
+    customerId: string;
+    accountId: string;
+    limit: number;
+  }): Promise<ProviderInvoiceSummary[]> {
     const rows = await this.db
       .select()
       .from(sandboxObjects)

@@ -71,9 +71,9 @@ const checkout = async (call: Awaited<ReturnType<typeof newOwner>>['call'], pric
   const started = await call('POST', '/api/stripe/create-checkout', { priceId, mode });
   expect(started.body.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
   const session = [...stub.sessions.values()].at(-1) as { id: string; customer: string };
-  expect((await deliver(`evt_${session.id}`, 'checkout.session.completed', session.id, 'checkout.session')).outcome).toBe(
-    'processed',
-  );
+  expect(
+    (await deliver(`evt_${session.id}`, 'checkout.session.completed', session.id, 'checkout.session')).outcome,
+  ).toBe('processed');
   return session;
 };
 
@@ -143,9 +143,9 @@ describe('Billing in Settings with Stripe', () => {
     const session = await checkout(call, 'sb_pack_500', 'payment');
     const created = stub.requests.filter((request) => request.path === '/v1/checkout/sessions').at(-1);
     expect(created?.form.get('mode')).toBe('payment');
-    expect((await deliver(`evt_${session.id}`, 'checkout.session.completed', session.id, 'checkout.session')).outcome).toBe(
-      'duplicate',
-    );
+    expect(
+      (await deliver(`evt_${session.id}`, 'checkout.session.completed', session.id, 'checkout.session')).outcome,
+    ).toBe('duplicate');
     await deliver(`evt_other_${session.id}`, 'checkout.session.completed', session.id, 'checkout.session');
     const overview = await call('GET', '/api/billing/overview');
     expect(overview.body.balance).toBe(600);
@@ -158,7 +158,11 @@ describe('Billing in Settings with Stripe', () => {
     const invoice = [...stub.invoices.values()].find((item) => item.customer === session.customer) as { id: string };
     await deliver(`evt_paid_${invoice.id}`, 'invoice.paid', invoice.id, 'invoice');
     stub.addCard(session.customer, CARD);
-    await call('PUT', '/api/billing/auto-recharge', { enabled: true, thresholdCredits: 100, packPriceId: 'sb_pack_500' });
+    await call('PUT', '/api/billing/auto-recharge', {
+      enabled: true,
+      thresholdCredits: 100,
+      packPriceId: 'sb_pack_500',
+    });
     const before = stub.paymentIntents.size;
     await Promise.all([spend(420), spend(1), spend(1)]);
     expect(stub.paymentIntents.size).toBe(before + 1);
@@ -175,7 +179,11 @@ describe('Billing in Settings with Stripe', () => {
     const { call, spend } = await newOwner();
     const session = await checkout(call, 'sb_pack_500', 'payment');
     stub.addCard(session.customer, CARD);
-    await call('PUT', '/api/billing/auto-recharge', { enabled: true, thresholdCredits: 100, packPriceId: 'sb_pack_500' });
+    await call('PUT', '/api/billing/auto-recharge', {
+      enabled: true,
+      thresholdCredits: 100,
+      packPriceId: 'sb_pack_500',
+    });
     stub.failures.declineCharges = true;
     try {
       await spend(550);
