@@ -1,11 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { jobs } from '../../platform/jobs.schema';
 import { outbox } from '../auth/schema';
 import { seedAgency } from '../tenancy/seed';
 import { debitUsages } from './ledger';
+import { LIFETIME_REFILL_JOB, type LifetimeMonth, refillLifetime } from './lifetime';
 import { settleBalanceChecks } from './low-balance';
-import { billingAccounts } from './schema';
+import { billingAccounts, creditGrants } from './schema';
 
 let t: TestApp;
 let n = 0;
@@ -161,6 +163,35 @@ describe('credit packs (checkout mode payment)', () => {
     expect(overview.body.plan.displayName).toBe('Starter 500 credits');
     const unknown = await call('POST', '/api/stripe/create-checkout', { priceId: 'sb_pack_7', mode: 'payment' });
     expect(unknown.status).toBe(422);
+  });
+});
+
+describe('Mentoring + Lifetime: its credits every month', () => {
+  it('grants month one with the payment and each next month once, by a scheduled job', async () => {
+    const { call, agency } = await newOwner();
+    await pay(call, 'sb_secret_mentoring_lifetime', 'payment');
+    expect((await call('GET', '/api/billing/overview')).body.balance).toBe(3100);
+    const queued = await t.deps.db.select().from(jobs).where(eq(jobs.accountId, agency.accountId));
+    const next = queued.find((job) => job.type === LIFETIME_REFILL_JOB);
+    expect(next?.status).toBe('queued');
+    const inAMonth = next?.runAt.getTime() ?? 0;
+    expect(inAMonth).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+    expect(inAMonth).toBeLessThan(Date.now() + 32 * 86_400_000);
+    const payload = next?.payload as LifetimeMonth;
+    expect(payload.month).toBe(1);
+    // The job runs (twice, as after a restart): one more month of credits.
+    expect(await refillLifetime(t.deps, payload)).toBe(true);
+    expect(await refillLifetime(t.deps, payload)).toBe(false);
+    expect((await call('GET', '/api/billing/overview')).body.balance).toBe(6100);
+    const grants = await t.deps.db
+      .select()
+      .from(creditGrants)
+      .where(eq(creditGrants.accountId, agency.accountId));
+    const lifetime = grants.filter((grant) => grant.sourceKey.startsWith('lifetime:'));
+    expect(lifetime).toHaveLength(2);
+    expect(lifetime.every((grant) => grant.expiresAt !== null)).toBe(true);
+    const after = await t.deps.db.select().from(jobs).where(eq(jobs.accountId, agency.accountId));
+    expect(after.filter((job) => job.type === LIFETIME_REFILL_JOB)).toHaveLength(2);
   });
 });
 

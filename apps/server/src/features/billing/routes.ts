@@ -18,6 +18,7 @@ import { originOf } from '../../platform/http';
 import { listAllowances, setAllowance } from './allowances';
 import { usageBreakdown } from './breakdown';
 import { paymentsMode, servedCatalog } from './catalog';
+import { registerLifetimeJob } from './lifetime';
 import * as checkout from './checkout';
 import * as changes from './plan-changes';
 import { billingSettingsRoutes } from './settings-routes';
@@ -39,6 +40,7 @@ const parse = <T>(schema: z.ZodType<T>, body: unknown): T => schema.parse(body ?
 
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
+  registerLifetimeJob();
 
   app.get('/api/openrouter/plans', { config: publicAccess(), schema: { tags } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
