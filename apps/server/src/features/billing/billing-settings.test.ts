@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../testing/harness';
 import { jobs } from '../../platform/jobs.schema';
+import { startTestApp, type TestApp } from '../../testing/harness';
 import { outbox } from '../auth/schema';
 import { seedAgency } from '../tenancy/seed';
 import { debitUsages } from './ledger';
@@ -183,10 +183,7 @@ describe('Mentoring + Lifetime: its credits every month', () => {
     expect(await refillLifetime(t.deps, payload)).toBe(true);
     expect(await refillLifetime(t.deps, payload)).toBe(false);
     expect((await call('GET', '/api/billing/overview')).body.balance).toBe(6100);
-    const grants = await t.deps.db
-      .select()
-      .from(creditGrants)
-      .where(eq(creditGrants.accountId, agency.accountId));
+    const grants = await t.deps.db.select().from(creditGrants).where(eq(creditGrants.accountId, agency.accountId));
     const lifetime = grants.filter((grant) => grant.sourceKey.startsWith('lifetime:'));
     expect(lifetime).toHaveLength(2);
     expect(lifetime.every((grant) => grant.expiresAt !== null)).toBe(true);
@@ -266,6 +263,10 @@ describe('auto-recharge', () => {
 
   it('without a saved payment method says so instead of charging', async () => {
     const { call, spend } = await newOwner();
+    // A checkout opened but never paid saves no card.
+    const started = await call('POST', '/api/stripe/create-checkout', { priceId: 'sb_pack_500', mode: 'payment' });
+    expect(started.status).toBe(200);
+    expect((await call('GET', '/api/billing/overview')).body.paymentMethod).toBeNull();
     await call('PUT', '/api/billing/auto-recharge', {
       enabled: true,
       thresholdCredits: 50,
@@ -274,7 +275,7 @@ describe('auto-recharge', () => {
     await spend(60);
     const overview = await call('GET', '/api/billing/overview');
     expect(overview.body.balance).toBe(40);
-    expect(overview.body.autoRecharge.lastResult).toMatch(/no saved payment method/);
+    expect(overview.body.autoRecharge.lastResult).toMatch(/No saved payment method/);
   });
 
   it('buys the pack once when the balance falls below the threshold, at most once an hour', async () => {

@@ -16,6 +16,7 @@ import { addGrant, lockAccount, sumEntries } from './ledger-repo';
 import { billingAccounts } from './schema';
 
 const HOUR_MS = 3_600_000;
+const NO_CARD = 'No saved payment method: buy a credit pack once to save one.';
 
 /** The credits of the current billing period (a yearly plan: 12 months of its pack; the free plan's grant). */
 export const periodCreditsOf = (deps: Deps, row: BillingRow): number => {
@@ -138,11 +139,7 @@ export const autoRecharge = async (deps: Deps, row: BillingRow, now = new Date()
   if (!claim) return 'skipped' as const;
   const when = now.toISOString().slice(0, 16).replace('T', ' ');
   if (!claim.customerId) {
-    await recordRecharge(
-      deps,
-      row.accountId,
-      `${when} UTC: no saved payment method. Buy a credit pack once to save one.`,
-    );
+    await recordRecharge(deps, row.accountId, `${when} UTC: ${NO_CARD}`);
     return 'failed' as const;
   }
   let provider: ReturnType<typeof providerFor>;
@@ -164,7 +161,8 @@ export const autoRecharge = async (deps: Deps, row: BillingRow, now = new Date()
     })
     .catch((error: Error) => ({ status: 'failed' as const, id: null, message: error.message }));
   if (result.status !== 'succeeded') {
-    await recordRecharge(deps, row.accountId, `${when} UTC: ${pack.display_name} not bought. ${result.message}`);
+    const why = result.status === 'no_payment_method' ? NO_CARD : result.message;
+    await recordRecharge(deps, row.accountId, `${when} UTC: ${pack.display_name} not bought. ${why}`);
     deps.log.warn({ accountId: row.accountId, reason: result.message }, 'auto-recharge failed');
     return 'failed' as const;
   }

@@ -377,8 +377,18 @@ export class SandboxProvider implements PaymentProvider {
 
   /** The sandbox has no real cards: a customer who has paid once has the sandbox test card. */
   async getPaymentMethod(customerId: string): Promise<ProviderPaymentMethod | null> {
-    const customer = await this.load<{ id: string }>('customer', customerId);
-    return customer ? { brand: 'sandbox', last4: '4242', expMonth: null, expYear: null } : null;
+    const paid = await this.db
+      .select({ id: sandboxObjects.id })
+      .from(sandboxObjects)
+      .where(
+        and(
+          eq(sandboxObjects.kind, 'checkout'),
+          sql`${sandboxObjects.data}->>'customerId' = ${customerId}`,
+          sql`${sandboxObjects.data}->>'paymentStatus' = 'paid'`,
+        ),
+      )
+      .limit(1);
+    return paid[0] ? { brand: 'sandbox', last4: '4242', expMonth: null, expYear: null } : null;
   }
 
   async listInvoices(input: {

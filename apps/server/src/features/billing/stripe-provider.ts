@@ -70,7 +70,10 @@ export class StripeProvider implements PaymentProvider {
         client_reference_id: input.referralId ?? input.accountId,
         metadata: { accountId: input.accountId, ...(input.referralId ? { referralId: input.referralId } : {}) },
         ...(discounts ? { discounts } : { allow_promotion_codes: true }),
-        ...(input.mode === 'subscription' ? { subscription_data: { metadata: { accountId: input.accountId } } } : {}),
+        ...(input.mode === 'subscription'
+          ? { subscription_data: { metadata: { accountId: input.accountId } } }
+          : // A one-time purchase keeps the card on the customer, for auto-recharge.
+            { payment_intent_data: { setup_future_usage: 'off_session' as const } }),
       });
       if (!session.url)
         throw new AppError('BILLING_STRIPE_ERROR', 'Failed to create checkout session - no URL returned');

@@ -143,6 +143,7 @@ describe('Billing in Settings with Stripe', () => {
     const session = await checkout(call, 'sb_pack_500', 'payment');
     const created = stub.requests.filter((request) => request.path === '/v1/checkout/sessions').at(-1);
     expect(created?.form.get('mode')).toBe('payment');
+    expect(created?.form.get('payment_intent_data[setup_future_usage]')).toBe('off_session');
     expect(
       (await deliver(`evt_${session.id}`, 'checkout.session.completed', session.id, 'checkout.session')).outcome,
     ).toBe('duplicate');
