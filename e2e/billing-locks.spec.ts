@@ -113,7 +113,9 @@ test('a client over its allowance stops while another goes on; a downgrade locks
   await expect(page).toHaveURL(/\/pricing\?unlock=subaccounts$/);
   await expect(page.getByRole('heading', { name: 'Simple, transparent pricing' })).toBeVisible();
   await expect(page.getByText('Growth unlocks more active sub-accounts. It is highlighted below.')).toBeVisible();
-  await expect(page.getByRole('article', { name: 'Growth' }).getByText('Unlocks more active sub-accounts')).toBeVisible();
+  await expect(
+    page.getByRole('article', { name: 'Growth' }).getByText('Unlocks more active sub-accounts'),
+  ).toBeVisible();
 
   await page.goto(`/${client.id}/dashboard`);
   await expect(page.getByRole('heading', { name: 'Harbor Dental is locked' })).toBeVisible();
