@@ -24,7 +24,7 @@ export interface StripeStub {
   refunds: Json[];
   /** Saved cards by customer id (the customer's default payment method). */
   cards: Map<string, Json>;
-  /** Off-session payment intents created, by idempotency key. */
+  /** Off-session charges (invoices paid with the saved card), by idempotency key. */
   paymentIntents: Map<string, Json>;
   /** Answer 'card_declined' to off-session charges, and fail invoice listing, when set. */
   failures: { declineCharges: boolean; invoicesDown: boolean };
@@ -195,28 +195,68 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
       const card = cards.get(url.searchParams.get('customer') ?? '');
       return send(200, { object: 'list', data: card ? [card] : [], has_more: false });
     }
-    if (request.method === 'POST' && path === '/v1/payment_intents') {
+    const idempotent = (status: number, build: () => Json) => {
       const key = String(request.headers['idempotency-key'] ?? '');
       const known = key ? paymentIntents.get(key) : undefined;
       if (known) return send(200, known);
+      const made = build();
+      if (key && status === 200) paymentIntents.set(key, made);
+      return send(status, made);
+    };
+    if (request.method === 'POST' && path === '/v1/invoices') {
+      const id = next('in');
+      const invoice: Json = {
+        id,
+        object: 'invoice',
+        customer: form.get('customer'),
+        status: 'draft',
+        amount_paid: 0,
+        amount_due: 0,
+        currency: 'usd',
+        billing_reason: 'manual',
+        description: form.get('description'),
+        metadata: { accountId: form.get('metadata[accountId]'), priceId: form.get('metadata[priceId]') },
+        lines: { object: 'list', data: [] },
+      };
+      invoices.set(id, invoice);
+      return send(200, invoice);
+    }
+    if (request.method === 'POST' && path === '/v1/invoiceitems') {
+      const invoice = invoices.get(form.get('invoice') ?? '');
+      if (!invoice) return missing();
+      const amount = Number(form.get('amount'));
+      (invoice.lines as { data: Json[] }).data.push({ id: next('il'), amount, description: form.get('description') });
+      invoice.amount_due = Number(invoice.amount_due) + amount;
+      return send(200, { id: next('ii'), object: 'invoiceitem', amount, invoice: invoice.id });
+    }
+    if (request.method === 'POST' && parts[1] === 'invoices' && parts[2] && parts[3] === 'finalize') {
+      const invoice = invoices.get(parts[2]);
+      if (!invoice) return missing();
+      if (invoice.status === 'draft') invoice.status = 'open';
+      return send(200, invoice);
+    }
+    if (request.method === 'POST' && parts[1] === 'invoices' && parts[2] && parts[3] === 'void') {
+      const invoice = invoices.get(parts[2]);
+      if (!invoice) return missing();
+      invoice.status = 'void';
+      return send(200, invoice);
+    }
+    if (request.method === 'POST' && parts[1] === 'invoices' && parts[2] && parts[3] === 'pay') {
+      const invoice = invoices.get(parts[2]);
+      if (!invoice) return missing();
       if (failures.declineCharges) {
         return send(402, {
           error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Declined' },
         });
       }
-      const intent: Json = {
-        id: next('pi'),
-        object: 'payment_intent',
-        amount: Number(form.get('amount')),
-        currency: form.get('currency'),
-        customer: form.get('customer'),
-        payment_method: form.get('payment_method'),
-        off_session: form.get('off_session'),
-        status: 'succeeded',
-        metadata: { accountId: form.get('metadata[accountId]') },
-      };
-      paymentIntents.set(key || (intent.id as string), intent);
-      return send(200, intent);
+      return idempotent(200, () => {
+        invoice.status = 'paid';
+        invoice.amount_paid = invoice.amount_due;
+        invoice.paid_off_session = form.get('off_session');
+        invoice.payment_method = form.get('payment_method');
+        invoice.payment_intent_id = next('pi');
+        return invoice;
+      });
     }
     if (request.method === 'GET' && path === '/v1/invoices') {
       if (failures.invoicesDown) return send(500, { error: { type: 'api_error', message: 'Stub down' } });

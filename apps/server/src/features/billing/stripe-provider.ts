@@ -72,8 +72,11 @@ export class StripeProvider implements PaymentProvider {
         ...(discounts ? { discounts } : { allow_promotion_codes: true }),
         ...(input.mode === 'subscription'
           ? { subscription_data: { metadata: { accountId: input.accountId } } }
-          : // A one-time purchase keeps the card on the customer, for auto-recharge.
-            { payment_intent_data: { setup_future_usage: 'off_session' as const } }),
+          : // A one-time purchase is invoiced (listed in Settings) and keeps the card, for auto-recharge.
+            {
+              payment_intent_data: { setup_future_usage: 'off_session' as const },
+              invoice_creation: { enabled: true },
+            }),
       });
       if (!session.url)
         throw new AppError('BILLING_STRIPE_ERROR', 'Failed to create checkout session - no URL returned');
@@ -326,28 +329,58 @@ export class StripeProvider implements PaymentProvider {
     });
   }
 
+  /**
+   * An invoice of one item, paid off-session with the saved card, so the purchase is listed with
+   * the invoices (page and PDF). Every call carries an idempotency key derived from the charge's.
+   */
   async chargeSavedMethod(input: SavedMethodCharge): Promise<SavedMethodChargeResult> {
     const card = await guard(() => this.savedCard(input.customerId));
     if (!card) return { status: 'no_payment_method', id: null, message: 'No saved payment method.' };
-    try {
-      const intent = await this.stripe.paymentIntents.create(
+    const key = input.idempotencyKey;
+    const metadata = { accountId: input.accountId, ...input.metadata };
+    const draft = await guard(() =>
+      this.stripe.invoices.create(
         {
+          customer: input.customerId,
+          collection_method: 'charge_automatically',
+          auto_advance: false,
+          pending_invoice_items_behavior: 'exclude',
+          description: input.description,
+          metadata,
+        },
+        { idempotencyKey: `${key}-invoice` },
+      ),
+    );
+    const invoiceId = draft.id ?? '';
+    try {
+      await this.stripe.invoiceItems.create(
+        {
+          customer: input.customerId,
+          invoice: invoiceId,
           amount: input.amountCents,
           currency: 'usd',
-          customer: input.customerId,
-          payment_method: card.id,
-          off_session: true,
-          confirm: true,
           description: input.description,
-          metadata: { accountId: input.accountId, ...input.metadata },
+          metadata,
         },
-        { idempotencyKey: input.idempotencyKey },
+        { idempotencyKey: `${key}-item` },
       );
-      if (intent.status === 'succeeded') return { status: 'succeeded', id: intent.id };
-      return { status: 'failed', id: intent.id, message: 'The bank asked for the card holder to confirm the payment.' };
+      await this.stripe.invoices.finalizeInvoice(
+        invoiceId,
+        { auto_advance: false },
+        { idempotencyKey: `${key}-final` },
+      );
+      const paid = await this.stripe.invoices.pay(
+        invoiceId,
+        { off_session: true, payment_method: card.id },
+        { idempotencyKey: `${key}-pay` },
+      );
+      if (paid.status === 'paid') return { status: 'succeeded', id: invoiceId };
+      return { status: 'failed', id: invoiceId, message: 'The bank asked for the card holder to confirm the payment.' };
     } catch (error) {
       const mapped = mapStripeError(error);
-      if (mapped.code === 'BILLING_PAYMENT_FAILED') return { status: 'failed', id: null, message: mapped.message };
+      // A refused charge leaves no invoice due: it is voided (nothing collects it later).
+      await this.stripe.invoices.voidInvoice(invoiceId).catch(() => undefined);
+      if (mapped.code === 'BILLING_PAYMENT_FAILED') return { status: 'failed', id: invoiceId, message: mapped.message };
       throw mapped;
     }
   }

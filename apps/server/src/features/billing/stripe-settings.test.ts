@@ -144,6 +144,7 @@ describe('Billing in Settings with Stripe', () => {
     const created = stub.requests.filter((request) => request.path === '/v1/checkout/sessions').at(-1);
     expect(created?.form.get('mode')).toBe('payment');
     expect(created?.form.get('payment_intent_data[setup_future_usage]')).toBe('off_session');
+    expect(created?.form.get('invoice_creation[enabled]')).toBe('true');
     expect(
       (await deliver(`evt_${session.id}`, 'checkout.session.completed', session.id, 'checkout.session')).outcome,
     ).toBe('duplicate');
@@ -167,13 +168,26 @@ describe('Billing in Settings with Stripe', () => {
     const before = stub.paymentIntents.size;
     await Promise.all([spend(420), spend(1), spend(1)]);
     expect(stub.paymentIntents.size).toBe(before + 1);
-    const intent = [...stub.paymentIntents.values()].at(-1) as Record<string, unknown>;
-    expect(intent).toMatchObject({ amount: 2500, customer: session.customer, off_session: 'true' });
-    const call_ = stub.requests.filter((request) => request.path === '/v1/payment_intents').at(-1);
-    expect(call_?.form.get('metadata[priceId]')).toBe('sb_pack_500');
+    const paid = [...stub.paymentIntents.values()].at(-1) as Record<string, unknown>;
+    expect(paid).toMatchObject({
+      status: 'paid',
+      amount_paid: 2500,
+      customer: session.customer,
+      paid_off_session: 'true',
+      payment_method: stub.cards.get(session.customer)?.id,
+    });
+    const created = stub.requests.filter((request) => request.path === '/v1/invoices' && request.method === 'POST');
+    expect(created.at(-1)?.form.get('metadata[priceId]')).toBe('sb_pack_500');
     const overview = await call('GET', '/api/billing/overview');
     expect(overview.body.balance).toBe(578);
     expect(overview.body.autoRecharge.lastResult).toMatch(/bought 500 credits pack for \$25\.$/);
+    // The recharge is an invoice of its own, listed with its page and PDF.
+    expect(overview.body.invoices[0]).toMatchObject({
+      amount: 2500,
+      status: 'paid',
+      description: 'Auto-recharge: 500 credits pack',
+      pdfUrl: expect.stringMatching(/\.pdf$/),
+    });
   });
 
   it('a declined card buys nothing and says why', async () => {
@@ -194,5 +208,7 @@ describe('Billing in Settings with Stripe', () => {
     const overview = await call('GET', '/api/billing/overview');
     expect(overview.body.balance).toBe(50);
     expect(overview.body.autoRecharge.lastResult).toMatch(/not bought\. Your card was declined\./);
+    // The refused charge's invoice is voided, not left due.
+    expect(overview.body.invoices[0]).toMatchObject({ description: 'Auto-recharge: 500 credits pack', status: 'void' });
   });
 });
