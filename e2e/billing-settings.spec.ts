@@ -114,6 +114,12 @@ test('Settings, Billing on the sandbox: plan, renewal, invoices, a credit pack, 
   await expect(billing.getByText('Balance: 1,000 credits')).toBeVisible();
   await accessibleInBothThemes(page);
 
+  // The Usage page's Buy credits opens the Billing section.
+  await page.goto('/usage');
+  await page.getByRole('link', { name: 'Buy credits' }).click();
+  await page.waitForURL('**/settings#billing');
+  await expect(billing.getByRole('heading', { name: 'Billing' })).toBeInViewport();
+
   // 'Upgrade to Unlock' lands on the pricing page with the plan that unlocks the feature highlighted.
   await page.goto('/pricing?unlock=advanced_demos');
   await expect(page.getByText('Growth unlocks advanced demos. It is highlighted below.')).toBeVisible();

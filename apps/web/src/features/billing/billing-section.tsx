@@ -1,6 +1,6 @@
 import { formatMinor, type TBillingOverview } from '@switchboard/core';
-import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card, Spinner } from '../../components/ui/card';
 import { Dialog } from '../../components/ui/dialog';
@@ -164,12 +164,19 @@ export const BillingSection = () => {
   const overview = useBillingOverview();
   const [params] = useSearchParams();
   const purchased = params.get('purchase') === 'success';
+  const { hash } = useLocation();
+  const sectionRef = useRef<HTMLElement>(null);
+  const loaded = Boolean(overview.data);
+  // '/settings#billing' (the Usage page's Buy credits, a sub-account's Settings) opens here.
+  useEffect(() => {
+    if (loaded && hash === '#billing') sectionRef.current?.scrollIntoView({ block: 'start' });
+  }, [loaded, hash]);
   if (!currentSubaccount) return null;
   const account = accounts.find((item) => item.id === currentSubaccount.accountId);
   const canManage = currentSubaccount.role === 'admin';
   const data = overview.data;
   return (
-    <section aria-labelledby="billing-title" className="space-y-4">
+    <section id="billing" ref={sectionRef} aria-labelledby="billing-title" className="scroll-mt-4 space-y-4">
       <div>
         <h2 id="billing-title" className="text-xl font-semibold">
           Billing

@@ -79,7 +79,7 @@ export const UsagePage = () => {
             </div>
             <div className="flex flex-wrap gap-2">
               <Link
-                to="/settings"
+                to="/settings#billing"
                 className="inline-flex h-10 items-center rounded-lg border border-border px-4 text-sm font-medium hover:bg-surface-2"
               >
                 Buy credits
