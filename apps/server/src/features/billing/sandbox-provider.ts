@@ -5,7 +5,7 @@
  * demand; the routes then drive the same events a Stripe webhook would.
  */
 import { findTier } from '@switchboard/core';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { newId } from '../../platform/ids';
 import type {
@@ -22,6 +22,7 @@ import type {
   SavedMethodCharge,
   SavedMethodChargeResult,
 } from './provider';
+import { sandboxInvoices, sandboxPaymentMethod } from './sandbox-billing';
 import {
   addInterval,
   date,
@@ -375,47 +376,12 @@ export class SandboxProvider implements PaymentProvider {
     return this.saveSubscription({ ...subscription, cancelAtPeriodEnd: cancel });
   }
 
-  /** The sandbox has no real cards: a customer who has paid once has the sandbox test card. */
-  async getPaymentMethod(customerId: string): Promise<ProviderPaymentMethod | null> {
-    const paid = await this.db
-      .select({ id: sandboxObjects.id })
-      .from(sandboxObjects)
-      .where(
-        and(
-          eq(sandboxObjects.kind, 'checkout'),
-          sql`${sandboxObjects.data}->>'customerId' = ${customerId}`,
-          sql`${sandboxObjects.data}->>'paymentStatus' = 'paid'`,
-        ),
-      )
-      .limit(1);
-    return paid[0] ? { brand: 'sandbox', last4: '4242', expMonth: null, expYear: null } : null;
+  getPaymentMethod(customerId: string): Promise<ProviderPaymentMethod | null> {
+    return sandboxPaymentMethod(this.db, customerId);
   }
 
-  async listInvoices(input: {
-    customerId: string;
-    accountId: string;
-    limit: number;
-  }): Promise<ProviderInvoiceSummary[]> {
-    const rows = await this.db
-      .select()
-      .from(sandboxObjects)
-      .where(and(eq(sandboxObjects.kind, 'invoice'), eq(sandboxObjects.accountId, input.accountId)))
-      .orderBy(desc(sandboxObjects.createdAt))
-      .limit(input.limit);
-    return rows.map((row) => {
-      const invoice = row.data as StoredInvoice & { refunded?: boolean };
-      return {
-        id: invoice.id,
-        number: null,
-        amount: invoice.amountPaid,
-        currency: 'USD',
-        status: invoice.refunded ? 'refunded' : invoice.status,
-        createdAt: row.createdAt,
-        description: invoice.description ?? findTier(invoice.priceId)?.display_name ?? 'Invoice',
-        hostedUrl: null,
-        pdfUrl: null,
-      };
-    });
+  listInvoices(input: { customerId: string; accountId: string; limit: number }): Promise<ProviderInvoiceSummary[]> {
+    return sandboxInvoices(this.db, input);
   }
 
   /** Charges the sandbox test card: always succeeds, with a receipt among the invoices. */
