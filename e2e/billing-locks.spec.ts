@@ -110,8 +110,12 @@ test('a client over its allowance stops while another goes on; a downgrade locks
   await expect(explanation.getByRole('link', { name: 'Upgrade to Unlock' })).toBeVisible();
   await expectAccessible(page);
   await explanation.getByRole('link', { name: 'Upgrade to Unlock' }).click();
-  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page).toHaveURL(/\/pricing\?unlock=subaccounts$/);
   await expect(page.getByRole('heading', { name: 'Simple, transparent pricing' })).toBeVisible();
+  await expect(page.getByText('Growth unlocks more active sub-accounts. It is highlighted below.')).toBeVisible();
+  await expect(
+    page.getByRole('article', { name: 'Growth' }).getByText('Unlocks more active sub-accounts'),
+  ).toBeVisible();
 
   await page.goto(`/${client.id}/dashboard`);
   await expect(page.getByRole('heading', { name: 'Harbor Dental is locked' })).toBeVisible();

@@ -26,7 +26,10 @@ test('an admin adds a webhook endpoint, sends a test event, reads the log, resen
     await signIn(page, DEMO_USERS.admin);
     const subaccountId = await subaccountIdOf(page, 'Harbor Dental');
     await page.goto(`/${subaccountId}/ai-settings`);
-    const card = page.locator('section, div').filter({ has: page.getByRole('heading', { name: 'Webhooks' }) }).last();
+    const card = page
+      .locator('section, div')
+      .filter({ has: page.getByRole('heading', { name: 'Webhooks' }) })
+      .last();
     await card.getByRole('button', { name: 'Add endpoint' }).click();
 
     // An address inside the network is refused with its reason, and nothing is saved.

@@ -23,6 +23,14 @@ export interface StripeStub {
   /** Customers created, by idempotency key (Stripe answers a repeated key with the first result). */
   customers: Map<string, Json>;
   refunds: Json[];
+  /** Saved cards by customer id (the customer's default payment method). */
+  cards: Map<string, Json>;
+  /** Off-session charges (invoices paid with the saved card), by idempotency key. */
+  paymentIntents: Map<string, Json>;
+  /** Answer 'card_declined' to off-session charges, and fail invoice listing, when set. */
+  failures: { declineCharges: boolean; invoicesDown: boolean };
+  /** Saves a card as the customer's default payment method. */
+  addCard(customer: string, card: { brand: string; last4: string; exp_month: number; exp_year: number }): Json;
   /** A live subscription of a customer made outside our checkout (a second tab, a late payment). */
   makeSubscription(customer: string, price: StubPrice, accountId: string): Json;
   /** Makes a paid subscription invoice for the period and stores it. */
@@ -43,6 +51,9 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
   const sessions = new Map<string, Json>();
   const customers = new Map<string, Json>();
   const refunds: Json[] = [];
+  const cards = new Map<string, Json>();
+  const paymentIntents = new Map<string, Json>();
+  const failures = { declineCharges: false, invoicesDown: false };
   const requests: StripeStub['requests'] = [];
   let counter = 0;
   const next = (prefix: string) => `${prefix}_${++counter}`;
@@ -120,6 +131,12 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
     return invoice;
   };
 
+  const addCard: StripeStub['addCard'] = (customer, card) => {
+    const method: Json = { id: next('pm'), object: 'payment_method', type: 'card', customer, card };
+    cards.set(customer, method);
+    return method;
+  };
+
   const item = (sub: Json) =>
     (sub.items as { data: Json[] }).data[0] as Json & { price: { id: string; unit_amount: number } };
 
@@ -156,6 +173,96 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
       const customer = { id: next('cus'), object: 'customer' };
       if (key) customers.set(key, customer);
       return send(200, customer);
+    }
+    if (request.method === 'GET' && parts[1] === 'customers' && parts[2]) {
+      const card = cards.get(parts[2]) ?? null;
+      const expanded = url.searchParams.getAll('expand[]').includes('invoice_settings.default_payment_method');
+      return send(200, {
+        id: parts[2],
+        object: 'customer',
+        invoice_settings: { default_payment_method: card && expanded ? card : ((card?.id as string) ?? null) },
+      });
+    }
+    if (request.method === 'GET' && path === '/v1/payment_methods') {
+      const card = cards.get(url.searchParams.get('customer') ?? '');
+      return send(200, { object: 'list', data: card ? [card] : [], has_more: false });
+    }
+    const idempotent = (status: number, build: () => Json) => {
+      const key = String(request.headers['idempotency-key'] ?? '');
+      const known = key ? paymentIntents.get(key) : undefined;
+      if (known) return send(200, known);
+      const made = build();
+      if (key && status === 200) paymentIntents.set(key, made);
+      return send(status, made);
+    };
+    if (request.method === 'POST' && path === '/v1/invoices') {
+      const id = next('in');
+      const invoice: Json = {
+        id,
+        object: 'invoice',
+        customer: form.get('customer'),
+        status: 'draft',
+        amount_paid: 0,
+        amount_due: 0,
+        currency: 'usd',
+        billing_reason: 'manual',
+        description: form.get('description'),
+        metadata: { accountId: form.get('metadata[accountId]'), priceId: form.get('metadata[priceId]') },
+        lines: { object: 'list', data: [] },
+      };
+      invoices.set(id, invoice);
+      return send(200, invoice);
+    }
+    if (request.method === 'POST' && path === '/v1/invoiceitems') {
+      const invoice = invoices.get(form.get('invoice') ?? '');
+      if (!invoice) return missing();
+      const amount = Number(form.get('amount'));
+      (invoice.lines as { data: Json[] }).data.push({ id: next('il'), amount, description: form.get('description') });
+      invoice.amount_due = Number(invoice.amount_due) + amount;
+      return send(200, { id: next('ii'), object: 'invoiceitem', amount, invoice: invoice.id });
+    }
+    if (request.method === 'POST' && parts[1] === 'invoices' && parts[2] && parts[3] === 'finalize') {
+      const invoice = invoices.get(parts[2]);
+      if (!invoice) return missing();
+      if (invoice.status === 'draft') invoice.status = 'open';
+      return send(200, invoice);
+    }
+    if (request.method === 'POST' && parts[1] === 'invoices' && parts[2] && parts[3] === 'void') {
+      const invoice = invoices.get(parts[2]);
+      if (!invoice) return missing();
+      invoice.status = 'void';
+      return send(200, invoice);
+    }
+    if (request.method === 'POST' && parts[1] === 'invoices' && parts[2] && parts[3] === 'pay') {
+      const invoice = invoices.get(parts[2]);
+      if (!invoice) return missing();
+      if (failures.declineCharges) {
+        return send(402, {
+          error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Declined' },
+        });
+      }
+      return idempotent(200, () => {
+        invoice.status = 'paid';
+        invoice.amount_paid = invoice.amount_due;
+        invoice.paid_off_session = form.get('off_session');
+        invoice.payment_method = form.get('payment_method');
+        invoice.payment_intent_id = next('pi');
+        return invoice;
+      });
+    }
+    if (request.method === 'GET' && path === '/v1/invoices') {
+      if (failures.invoicesDown) return send(500, { error: { type: 'api_error', message: 'Stub down' } });
+      const data = [...invoices.values()]
+        .filter((invoice) => invoice.customer === url.searchParams.get('customer'))
+        .map((invoice) => ({
+          created: Math.floor(Date.now() / 1000),
+          number: `INV-${invoice.id}`,
+          hosted_invoice_url: `https://invoice.stripe.test/${invoice.id}`,
+          invoice_pdf: `https://invoice.stripe.test/${invoice.id}.pdf`,
+          ...invoice,
+        }))
+        .reverse();
+      return send(200, { object: 'list', data, has_more: false });
     }
     if (request.method === 'GET' && path === '/v1/checkout/sessions') {
       const data = [...sessions.values()].filter(
@@ -223,6 +330,10 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
         const price = priceOf((session.line_items as { data: { price: { id: string } }[] }).data[0]?.price.id ?? '');
         const sub = makeSubscription(session.customer as string, price, (session.metadata as Json).accountId as string);
         session.subscription = sub.id;
+        session.status = 'complete';
+        session.payment_status = 'paid';
+      }
+      if (session.status === 'open' && session.mode === 'payment') {
         session.status = 'complete';
         session.payment_status = 'paid';
       }
@@ -335,6 +446,10 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
     sessions,
     customers,
     refunds,
+    cards,
+    paymentIntents,
+    failures,
+    addCard,
     makeSubscription,
     addInvoice,
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -83,3 +83,34 @@ export const demoTierFor = (demo: { type?: string | null; logoUrl?: string | nul
 
 /** Where a screen sends the user to unlock a feature (a real page: the plans and the plan modal). */
 export const UPGRADE_PATH = '/pricing';
+
+/** What an 'Upgrade to Unlock' link unlocks: a demo tier, a feature, or more sub-accounts. */
+export type TUnlockable = 'advanced_demos' | 'whitelabel_demos' | keyof TCapabilities['features'] | 'subaccounts';
+
+const UNLOCK_ORDER = ['starter', 'growth', 'scale', 'enterprise'] as const;
+
+const unlocks = (capabilities: TCapabilities, what: TUnlockable): boolean => {
+  if (what === 'advanced_demos') return capabilities.demos.advanced;
+  if (what === 'whitelabel_demos') return capabilities.demos.whitelabel;
+  if (what === 'subaccounts') return (capabilities.limits.subaccounts ?? Number.POSITIVE_INFINITY) > 1;
+  return capabilities.features[what];
+};
+
+/** The first plan family, in plan order, that unlocks it (Growth for advanced demos and more sub-accounts). */
+export const planUnlocking = (what: TUnlockable): (typeof UNLOCK_ORDER)[number] =>
+  UNLOCK_ORDER.find((family) => unlocks(capabilitiesFor(family), what)) ?? 'enterprise';
+
+const UNLOCK_LABELS: Record<TUnlockable, string> = {
+  advanced_demos: 'advanced demos',
+  whitelabel_demos: 'white-label demos',
+  subaccounts: 'more active sub-accounts',
+  marketplace: 'the marketplace',
+  whitelabel_subaccounts: 'white-label sub-accounts',
+  whitelabel_branding: 'white-label branding',
+  priority_support: 'priority support',
+};
+export const unlockLabel = (what: string | null | undefined): string | null =>
+  what && Object.hasOwn(UNLOCK_LABELS, what) ? UNLOCK_LABELS[what as TUnlockable] : null;
+
+/** The pricing page with the plan that unlocks it highlighted. */
+export const upgradePathFor = (what: TUnlockable): string => `${UPGRADE_PATH}?unlock=${what}`;

@@ -1,4 +1,5 @@
 import { capabilitiesFor, type TCapabilities } from './capabilities';
+import { CREDIT_PACK_TIERS } from './credit-packs';
 import { SECRET_TIERS } from './promotions';
 
 /** Plan data of spec billing-accounts section 9, as pure data. Prices are USD. */
@@ -144,8 +145,8 @@ export const CATALOG_TIERS: TCatalogTier[] = [
   ...LEGACY_TIERS,
 ].sort((a, b) => a.display_order - b.display_order || a.credit_limit - b.credit_limit);
 
-/** Every tier that can be bought, including the secret-page plans. */
-export const ALL_TIERS: TCatalogTier[] = [...CATALOG_TIERS, ...SECRET_TIERS];
+/** Every tier that can be bought, including the secret-page plans and the one-time credit packs. */
+export const ALL_TIERS: TCatalogTier[] = [...CATALOG_TIERS, ...SECRET_TIERS, ...CREDIT_PACK_TIERS];
 
 export const findTier = (priceId: string | null | undefined): TCatalogTier | undefined =>
   priceId ? ALL_TIERS.find((tier) => tier.price_id === priceId) : undefined;

@@ -1,5 +1,6 @@
 export * from './capabilities';
 export * from './catalog';
+export * from './credit-packs';
 export * from './format';
 export * from './plan-change';
 export * from './pricing';

@@ -1,6 +1,6 @@
 import { ENTERPRISE_PLAN, FAMILY_PRICES, SECRET_GROUP, type TPlanCatalog, type TServerPlanTier } from './catalog';
 import { pricePerCredit } from './format';
-import { findPromotion, promotionalPrice, SECRET_BONUS_CREDITS } from './promotions';
+import { findPromotion, promotionalPrice, promotionNote, SECRET_BONUS_CREDITS } from './promotions';
 
 /** Pricing-card data of spec billing-accounts 3 (Plan, Credit pack), built from the served catalog. */
 export interface TCreditPack {
@@ -17,6 +17,8 @@ export interface TCreditPack {
   billing: 'month' | 'year' | 'one_time';
   /** The like-for-like price it is compared with (same credits, same period), if any. */
   anchorPrice: number | null;
+  /** What the price covers when it is not the lasting one (a promotion's first months). */
+  note?: string | null;
 }
 
 export interface TPlanVariant {
@@ -60,7 +62,10 @@ const packsOf = (
   billing?: TCreditPack['billing'],
 ): TCreditPack[] => {
   const list = tiers.filter((tier) => tier.interval === interval);
-  const creditsOf = (tier: TServerPlanTier) => (billing ? tier.credit_limit : creditsPerPayment(tier));
+  // Credits per payment: a pack billed yearly grants twelve months of credits per invoice, also
+  // on the secret page where its card sits in the monthly grid (the one-year coaching offer).
+  const creditsOf = (tier: TServerPlanTier) =>
+    billing ? creditsPerPayment({ ...tier, interval: billing === 'year' ? 'year' : 'month' }) : creditsPerPayment(tier);
   const base = list[0] ? list[0].price / Math.max(1, creditsOf(list[0])) : 0;
   return list.map((tier, index) => {
     const granted = creditsOf(tier);
@@ -192,7 +197,9 @@ export const buildPricingPlans = (
           creditPacks: growth.monthly.creditPacks.map((pack) => ({
             ...pack,
             price: promotionalPrice(pack.price, promotion),
+            pricePerCredit: pricePerCredit(promotionalPrice(pack.price, promotion), pack.credits),
             anchorPrice: pack.price,
+            note: promotionNote(promotion, pack.price),
           })),
         }
       : null;
@@ -291,8 +298,9 @@ export const cardPrice = (
       note: `Billed yearly (${formatPriceText(pack.price)})`,
     };
   }
-  if (pack.billing === 'year') return { amount: pack.price, unit: '/year', anchor: pack.anchorPrice, note: null };
-  return { amount: pack.price, unit: '/month', anchor: pack.anchorPrice, note: null };
+  if (pack.billing === 'year')
+    return { amount: pack.price, unit: '/year', anchor: pack.anchorPrice, note: pack.note ?? null };
+  return { amount: pack.price, unit: '/month', anchor: pack.anchorPrice, note: pack.note ?? null };
 };
 
 const formatPriceText = (value: number) =>

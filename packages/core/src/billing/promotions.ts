@@ -10,6 +10,8 @@ export interface TPromotion {
   couponId: string;
   /** Applied without the user typing the code. */
   automatic?: boolean;
+  /** How many monthly invoices the discount applies to. */
+  durationMonths: number;
   /** Plan families and billing intervals the promotion applies to (checked by the server). */
   planFamilies: readonly string[];
   intervals: readonly ('month' | 'year')[];
@@ -22,6 +24,7 @@ export const PROMOTIONS: Record<string, TPromotion> = {
     displayPrice: 24.49,
     originalPrice: 79,
     couponId: 'sb_coupon_first_month_69',
+    durationMonths: 1,
     planFamilies: ['growth'],
     intervals: ['month'],
   },
@@ -32,6 +35,7 @@ export const PROMOTIONS: Record<string, TPromotion> = {
     originalPrice: 79,
     couponId: 'sb_coupon_two_months_75',
     automatic: true,
+    durationMonths: 2,
     planFamilies: ['growth'],
     intervals: ['month'],
   },
@@ -53,8 +57,25 @@ export const promotionAppliesTo = (
 export const promotionalPrice = (price: number, promotion: TPromotion): number =>
   Math.round(price * (1 - promotion.discountPercentage / 100) * 100) / 100;
 
+/** What a promotional price covers: 'First month, then $79 /month'. */
+export const promotionNote = (promotion: TPromotion, regularPrice: number): string => {
+  const regular = Number.isInteger(regularPrice) ? `$${regularPrice}` : `$${regularPrice.toFixed(2)}`;
+  const months = promotion.durationMonths === 1 ? 'First month' : `First ${promotion.durationMonths} months`;
+  return `${months}, then ${regular} /month`;
+};
+
 /** Discount display multipliers: starter in secret mode, starter otherwise and the lifetime plan. */
 export const DISCOUNT_MULTIPLIERS = { starterSecret: 0.79, starter: 0.75, lifetime: 0.75 } as const;
+
+/**
+ * The discount display multiplier of spec 9 for a plan in discount mode: 0.79 for Starter on the
+ * secret page, 0.75 for Starter elsewhere and for the lifetime plan, otherwise none (1).
+ */
+export const discountMultiplier = (plan: { family: string; lifetime?: boolean }, options: { secret: boolean }) => {
+  if (plan.lifetime) return DISCOUNT_MULTIPLIERS.lifetime;
+  if (plan.family !== 'starter') return 1;
+  return options.secret ? DISCOUNT_MULTIPLIERS.starterSecret : DISCOUNT_MULTIPLIERS.starter;
+};
 
 /** Bonus credits of the secret-page Starter, marked FOREVER when discount mode is on. */
 export const SECRET_BONUS_CREDITS = 1000;
@@ -95,7 +116,7 @@ export const SECRET_TIERS: TCatalogTier[] = [
     'Starter',
     '21% off with 1,000 free bonus credits.',
     // Starter 25 with the secret page's 21% off (display multiplier 0.79): 19.75 is what is charged.
-    Math.round(25 * DISCOUNT_MULTIPLIERS.starterSecret * 100) / 100,
+    Math.round(25 * discountMultiplier({ family: 'starter' }, { secret: true }) * 100) / 100,
     25,
     500,
     'month',

@@ -134,3 +134,85 @@ export interface TUsageBreakdownRow {
   credits: number;
   charged: number;
 }
+
+/** PUT /api/billing/low-balance-alerts: percents of the period's credits at which the owner is mailed. */
+export const ZLowBalanceAlertsRequest = z.object({
+  thresholds: z
+    .array(
+      z
+        .number({ error: 'Enter a percentage' })
+        .int('Use whole percentages')
+        .min(1, 'Use a percentage from 1 to 99')
+        .max(99, 'Use a percentage from 1 to 99'),
+    )
+    .max(5, 'Set at most 5 thresholds')
+    .refine((list) => new Set(list).size === list.length, 'Each threshold once'),
+});
+export type TLowBalanceAlertsRequest = z.infer<typeof ZLowBalanceAlertsRequest>;
+
+/** PUT /api/billing/auto-recharge: buy a pack with the saved payment method when the balance is low. */
+export const ZAutoRechargeRequest = z
+  .object({
+    enabled: z.boolean(),
+    thresholdCredits: z
+      .number({ error: 'Enter a number of credits' })
+      .int('Use a whole number of credits')
+      .min(1, 'Enter at least 1 credit')
+      .max(10_000_000, 'Enter at most 10,000,000 credits')
+      .nullable()
+      .default(null),
+    packPriceId: z.string().max(64).nullable().default(null),
+  })
+  .refine((value) => !value.enabled || value.thresholdCredits !== null, {
+    message: 'Enter the balance that starts a recharge',
+    path: ['thresholdCredits'],
+  })
+  .refine((value) => !value.enabled || value.packPriceId !== null, {
+    message: 'Choose a credit pack',
+    path: ['packPriceId'],
+  });
+export type TAutoRechargeRequest = z.infer<typeof ZAutoRechargeRequest>;
+
+export interface TBillingInvoice {
+  id: string;
+  number: string | null;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  status: string;
+  createdAt: string;
+  description: string;
+  hostedUrl: string | null;
+  pdfUrl: string | null;
+}
+
+/** GET /api/billing/overview: the Billing section of /settings. */
+export interface TBillingOverview {
+  provider: 'stripe' | 'sandbox' | 'none';
+  plan: {
+    displayName: string;
+    planCode: string;
+    status: string;
+    priceId: string | null;
+    /** Minor units per period. */
+    amount: number;
+    interval: 'month' | 'year' | null;
+  };
+  renewalDate: string | null;
+  periodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  paymentMethod: { brand: string; last4: string; expMonth: number | null; expYear: number | null } | null;
+  invoices: TBillingInvoice[];
+  invoicesError: string | null;
+  balance: number;
+  periodCredits: number;
+  lowBalanceAlerts: { thresholds: number[] };
+  autoRecharge: {
+    enabled: boolean;
+    thresholdCredits: number | null;
+    packPriceId: string | null;
+    lastAt: string | null;
+    lastResult: string | null;
+  };
+  creditPacks: { priceId: string | null; credits: number; price: number; pricePerCredit: number; label: string }[];
+}

@@ -98,7 +98,8 @@ export const createCheckout = async (
   }
   // One live subscription per account: a new checkout expires the account's other open ones, so
   // two tabs can never both be paid.
-  await provider.expireOpenCheckouts({ accountId, customerId });
+  // (A one-time credit pack starts no subscription and leaves other checkouts open.)
+  if (tier.mode === 'subscription') await provider.expireOpenCheckouts({ accountId, customerId });
   const successDefault = `/success?email=${encodeURIComponent(input.callerEmail)}`;
   const session = await provider.createCheckout({
     accountId,

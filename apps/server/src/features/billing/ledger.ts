@@ -17,6 +17,7 @@ import {
   spendMany,
   sumEntries,
 } from './ledger-repo';
+import { scheduleBalanceCheck } from './low-balance';
 import { billingAccounts, creditGrants, creditHolds, usageLogs } from './schema';
 
 const insufficient = () =>
@@ -152,8 +153,11 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
   if (usages.some((usage) => usage.accountId !== accountId)) throw new Error('debitUsages takes one account');
   const holds = usages.flatMap((usage) => (usage.holdId ? [usage.holdId] : []));
   const calls = usages.filter((usage) => !usage.releaseOnly);
+  let watched = false;
   await deps.db.transaction(async (tx) => {
-    await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
+    const row = await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
+    // Low-balance alerts and auto-recharge are looked at after the debit, only when the account set them.
+    watched = calls.length > 0 && (row.lowBalanceThresholds.length > 0 || row.autoRechargeEnabled);
     // The holds of these calls (and any left behind past their end) stop counting with the debit.
     if (holds.length) {
       await tx
@@ -208,6 +212,7 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
       logs,
     );
   });
+  if (watched) scheduleBalanceCheck(deps, accountId);
 }
 
 /**

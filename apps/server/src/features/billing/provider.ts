@@ -82,6 +82,42 @@ export interface ChangeResult {
   paymentIntent: { id: string; status: string; clientSecret: string | null } | null;
 }
 
+/** The customer's saved card, as the Billing section shows it. */
+export interface ProviderPaymentMethod {
+  brand: string;
+  last4: string;
+  expMonth: number | null;
+  expYear: number | null;
+}
+
+/** An invoice (or receipt of a one-time payment) as the Billing section lists it. */
+export interface ProviderInvoiceSummary {
+  id: string;
+  number: string | null;
+  /** Minor units: what was paid, or what is due when unpaid. */
+  amount: number;
+  currency: string;
+  status: string;
+  createdAt: Date;
+  description: string;
+  hostedUrl: string | null;
+  pdfUrl: string | null;
+}
+
+/** An off-session charge of the saved payment method (auto-recharge). */
+export interface SavedMethodCharge {
+  customerId: string;
+  accountId: string;
+  amountCents: number;
+  description: string;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+export type SavedMethodChargeResult =
+  | { status: 'succeeded'; id: string }
+  | { status: 'failed' | 'no_payment_method'; id: string | null; message: string };
+
 /** A provider event reduced to what the handler needs; objects are always re-fetched. */
 export interface ProviderEvent {
   id: string;
@@ -111,4 +147,10 @@ export interface PaymentProvider {
   scheduleChange(input: { subscription: ProviderSubscription; priceId: string }): Promise<ProviderSubscription>;
   cancelScheduledChange(subscription: ProviderSubscription): Promise<ProviderSubscription>;
   setCancelAtPeriodEnd(subscription: ProviderSubscription, cancel: boolean): Promise<ProviderSubscription>;
+  /** The default (or first) saved card of the customer, if any. */
+  getPaymentMethod(customerId: string): Promise<ProviderPaymentMethod | null>;
+  /** The customer's newest invoices and one-time payment receipts, newest first. */
+  listInvoices(input: { customerId: string; accountId: string; limit: number }): Promise<ProviderInvoiceSummary[]>;
+  /** Charges the saved payment method without the customer present (idempotent by key). */
+  chargeSavedMethod(input: SavedMethodCharge): Promise<SavedMethodChargeResult>;
 }

@@ -19,7 +19,9 @@ import { listAllowances, setAllowance } from './allowances';
 import { usageBreakdown } from './breakdown';
 import { paymentsMode, servedCatalog } from './catalog';
 import * as checkout from './checkout';
+import { registerLifetimeJob } from './lifetime';
 import * as changes from './plan-changes';
+import { billingSettingsRoutes } from './settings-routes';
 import { selectActiveSubaccount, subaccountSelection } from './subaccount-selection';
 import { getUsage, redeemPromo } from './usage';
 import { paymentEventRoutes } from './webhook-routes';
@@ -38,6 +40,7 @@ const parse = <T>(schema: z.ZodType<T>, body: unknown): T => schema.parse(body ?
 
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
+  registerLifetimeJob();
 
   app.get('/api/openrouter/plans', { config: publicAccess(), schema: { tags } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -173,4 +176,5 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   await app.register(paymentEventRoutes);
+  await app.register(billingSettingsRoutes);
 };

@@ -22,6 +22,7 @@ export interface StoredSubscription
 export interface StoredInvoice extends Omit<ProviderInvoice, 'periodStart' | 'periodEnd'> {
   periodStart: string | null;
   periodEnd: string | null;
+  description?: string;
 }
 
 export const iso = (date: Date | null) => (date ? date.toISOString() : null);

@@ -4,6 +4,7 @@
  * flow works offline. Its checkout page (/billing/sandbox/:id in the web app) pays or declines on
  * demand; the routes then drive the same events a Stripe webhook would.
  */
+import { findTier } from '@switchboard/core';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { newId } from '../../platform/ids';
@@ -15,8 +16,13 @@ import type {
   ProrationQuote,
   ProviderCheckout,
   ProviderInvoice,
+  ProviderInvoiceSummary,
+  ProviderPaymentMethod,
   ProviderSubscription,
+  SavedMethodCharge,
+  SavedMethodChargeResult,
 } from './provider';
+import { sandboxInvoices, sandboxPaymentMethod } from './sandbox-billing';
 import {
   addInterval,
   date,
@@ -72,10 +78,11 @@ export class SandboxProvider implements PaymentProvider {
     return sub;
   }
 
-  private async createInvoice(input: Omit<ProviderInvoice, 'id'>): Promise<ProviderInvoice> {
+  private async createInvoice(input: Omit<ProviderInvoice, 'id'>, description?: string): Promise<ProviderInvoice> {
     const invoice: ProviderInvoice = { ...input, id: `in_${newId('sandbox').slice(4)}` };
     const stored: StoredInvoice = {
       ...invoice,
+      description: description ?? findTier(invoice.priceId)?.display_name ?? 'Subscription',
       periodStart: iso(invoice.periodStart),
       periodEnd: iso(invoice.periodEnd),
     };
@@ -199,6 +206,22 @@ export class SandboxProvider implements PaymentProvider {
         paymentIntentStatus: 'succeeded',
       });
       invoiceId = invoice.id;
+    }
+    if (checkout.mode === 'payment') {
+      // A one-time payment's receipt, listed with the invoices (it grants nothing by itself: the
+      // checkout's completion grants the credits).
+      await this.createInvoice({
+        customerId: checkout.customerId,
+        subscriptionId: null,
+        accountId: checkout.accountId,
+        status: 'paid',
+        amountPaid: discounted,
+        billingReason: 'manual',
+        priceId: checkout.priceId,
+        periodStart: null,
+        periodEnd: null,
+        paymentIntentStatus: 'succeeded',
+      });
     }
     const done: SandboxCheckout = { ...checkout, status: 'complete', paymentStatus: 'paid', subscriptionId };
     await this.save('checkout', id, checkout.accountId, done);
@@ -351,5 +374,35 @@ export class SandboxProvider implements PaymentProvider {
 
   async setCancelAtPeriodEnd(subscription: ProviderSubscription, cancel: boolean) {
     return this.saveSubscription({ ...subscription, cancelAtPeriodEnd: cancel });
+  }
+
+  getPaymentMethod(customerId: string): Promise<ProviderPaymentMethod | null> {
+    return sandboxPaymentMethod(this.db, customerId);
+  }
+
+  listInvoices(input: { customerId: string; accountId: string; limit: number }): Promise<ProviderInvoiceSummary[]> {
+    return sandboxInvoices(this.db, input);
+  }
+
+  /** Charges the sandbox test card: always succeeds, with a receipt among the invoices. */
+  async chargeSavedMethod(input: SavedMethodCharge): Promise<SavedMethodChargeResult> {
+    const card = await this.getPaymentMethod(input.customerId);
+    if (!card) return { status: 'no_payment_method', id: null, message: 'No saved payment method.' };
+    const invoice = await this.createInvoice(
+      {
+        customerId: input.customerId,
+        subscriptionId: null,
+        accountId: input.accountId,
+        status: 'paid',
+        amountPaid: input.amountCents,
+        billingReason: 'auto_recharge',
+        priceId: input.metadata.priceId ?? null,
+        periodStart: null,
+        periodEnd: null,
+        paymentIntentStatus: 'succeeded',
+      },
+      input.description,
+    );
+    return { status: 'succeeded', id: invoice.id };
   }
 }

@@ -42,9 +42,17 @@ export const billingAccounts = pgTable('billing_accounts', {
   syncedAt: at('synced_at'),
   /** Sub-accounts were locked by a plan change and the owner has not chosen which stays active yet. */
   subaccountChoicePending: boolean('subaccount_choice_pending').notNull().default(false),
-  /** Balances (credits) at which the owner is emailed; the lowest one already mailed this period. */
+  /** Percents of the period's credits at which the owner is emailed; the lowest one already mailed this period. */
   lowBalanceThresholds: jsonb('low_balance_thresholds').$type<number[]>().notNull().default([]),
   lowBalanceAlertedAt: credits('low_balance_alerted_at'),
+  /** The billing period the mailed threshold belongs to (a new period mails again). */
+  lowBalanceAlertPeriod: text('low_balance_alert_period'),
+  /** Auto-recharge: below threshold credits, buy the pack with the saved payment method (at most hourly). */
+  autoRechargeEnabled: boolean('auto_recharge_enabled').notNull().default(false),
+  autoRechargeThreshold: credits('auto_recharge_threshold'),
+  autoRechargePriceId: text('auto_recharge_price_id'),
+  autoRechargeLastAt: at('auto_recharge_last_at'),
+  autoRechargeLastResult: text('auto_recharge_last_result'),
   updatedAt: at('updated_at').notNull().defaultNow(),
 });
 

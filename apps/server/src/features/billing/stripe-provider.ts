@@ -9,8 +9,13 @@ import type {
   PaymentProvider,
   ProrationQuote,
   ProviderCheckout,
+  ProviderInvoiceSummary,
+  ProviderPaymentMethod,
   ProviderSubscription,
+  SavedMethodCharge,
+  SavedMethodChargeResult,
 } from './provider';
+import { chargeSavedCard, invoicesOf, paymentMethodOf } from './stripe-account-billing';
 import { guard, idOf, mapStripeError, missing, seconds, toInvoice, toSubscription } from './stripe-mapping';
 
 export const STRIPE_API_VERSION = '2026-10-28.endive';
@@ -66,7 +71,13 @@ export class StripeProvider implements PaymentProvider {
         client_reference_id: input.referralId ?? input.accountId,
         metadata: { accountId: input.accountId, ...(input.referralId ? { referralId: input.referralId } : {}) },
         ...(discounts ? { discounts } : { allow_promotion_codes: true }),
-        ...(input.mode === 'subscription' ? { subscription_data: { metadata: { accountId: input.accountId } } } : {}),
+        ...(input.mode === 'subscription'
+          ? { subscription_data: { metadata: { accountId: input.accountId } } }
+          : // A one-time purchase is invoiced (listed in Settings) and keeps the card, for auto-recharge.
+            {
+              payment_intent_data: { setup_future_usage: 'off_session' as const },
+              invoice_creation: { enabled: true },
+            }),
       });
       if (!session.url)
         throw new AppError('BILLING_STRIPE_ERROR', 'Failed to create checkout session - no URL returned');
@@ -278,6 +289,18 @@ export class StripeProvider implements PaymentProvider {
         throw new AppError('BILLING_SUBSCRIPTION_NOT_FOUND', 'No active subscription was found for this customer.');
       return fresh;
     });
+  }
+
+  getPaymentMethod(customerId: string): Promise<ProviderPaymentMethod | null> {
+    return paymentMethodOf(this.stripe, customerId);
+  }
+
+  listInvoices(input: { customerId: string; accountId: string; limit: number }): Promise<ProviderInvoiceSummary[]> {
+    return invoicesOf(this.stripe, input);
+  }
+
+  chargeSavedMethod(input: SavedMethodCharge): Promise<SavedMethodChargeResult> {
+    return chargeSavedCard(this.stripe, input);
   }
 
   /** Verifies the signature against the raw body; throws WEBHOOK_VALIDATION_FAILED otherwise. */

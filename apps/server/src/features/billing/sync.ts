@@ -12,6 +12,7 @@ import { recordReferralCommission } from '../affiliate/service';
 import { monthsIn, tierForProviderPrice } from './catalog';
 import { publishLockChange } from './channel-gate';
 import { addGrant, addPlanPeriodGrant, lockAccount } from './ledger-repo';
+import { grantLifetimeMonth, isLifetimePlan } from './lifetime';
 import type { PaymentProvider, ProviderEvent, ProviderInvoice, ProviderSubscription } from './provider';
 import { billingAccounts, billingEvents } from './schema';
 import { enforceSubaccountLimit } from './subaccount-selection';
@@ -185,7 +186,17 @@ export const handleProviderEvent = async (
       const paid = checkout.status === 'complete' && checkout.paymentStatus === 'paid';
       if (checkout.mode === 'payment' && paid) {
         const tier = tierForProviderPrice(deps.env, checkout.priceId);
-        if (tier) {
+        if (tier && isLifetimePlan(tier)) {
+          // Its credits every month for life: month 0 now, the next ones by scheduled jobs.
+          await grantLifetimeMonth(deps, tx, {
+            accountId,
+            purchaseId: checkout.id,
+            purchasedAt: fetchedAt.toISOString(),
+            credits: tier.credit_limit,
+            description: tier.display_name,
+            month: 0,
+          });
+        } else if (tier) {
           await addGrant(tx, {
             accountId,
             kind: 'bonus',

@@ -173,8 +173,14 @@ export const answerInbound = async (deps: Deps, messageId: string) => {
       }),
     );
   } catch (error) {
-    if (error instanceof AppError && (error.message === VISITOR_UNAVAILABLE || error.code === 'CONNECTION_INACTIVE'))
+    if (error instanceof AppError && error.code === 'CONNECTION_INACTIVE')
       return { skipped: error.reason ?? error.message };
+    if (error instanceof AppError && error.message === VISITOR_UNAVAILABLE) {
+      // The contact reads the neutral sentence, never billing words; at most once an hour, so
+      // an auto-responder on the other end cannot start an endless exchange.
+      const notified = await tellUnavailable(deps, channel, phone, message.id);
+      return { skipped: error.reason ?? error.message, notified };
+    }
     throw error;
   }
   await deps.db.update(channelMessages).set({ threadId: reply.threadId }).where(eq(channelMessages.id, message.id));
@@ -186,6 +192,28 @@ export const answerInbound = async (deps: Deps, messageId: string) => {
     threadId: reply.threadId,
   });
   return { threadId: reply.threadId };
+};
+
+const UNAVAILABLE_EVERY_MS = 3_600_000;
+
+/** Sends VISITOR_UNAVAILABLE to the contact unless it was sent to them in the last hour. */
+const tellUnavailable = async (deps: Deps, channel: Channel, phone: string, messageId: string) => {
+  const recent = await deps.db
+    .select({ id: channelMessages.id })
+    .from(channelMessages)
+    .where(
+      and(
+        eq(channelMessages.connectionId, channel.connection.id),
+        eq(channelMessages.contactPhone, phone),
+        eq(channelMessages.direction, 'outbound'),
+        eq(channelMessages.body, VISITOR_UNAVAILABLE),
+        gt(channelMessages.createdAt, new Date(Date.now() - UNAVAILABLE_EVERY_MS)),
+      ),
+    )
+    .limit(1);
+  if (recent[0]) return false;
+  await queueOutbound(deps, channel, { to: phone, parts: [VISITOR_UNAVAILABLE], key: `unavailable:${messageId}` });
+  return true;
 };
 
 export const registerInboundJob = () =>

@@ -304,6 +304,18 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     'Set a client allowance',
     "Sets or clears a sub-account's monthly credit allowance; at the allowance its channels stop answering.",
   ],
+  'GET /api/billing/overview': [
+    'Billing overview',
+    'The Billing section of Settings: current plan, renewal or end date, saved payment method, invoices from the payment provider (Stripe or the labelled sandbox), credit packs, low-balance alerts and auto-recharge.',
+  ],
+  'PUT /api/billing/low-balance-alerts': [
+    'Set low-balance alerts',
+    "Percentages of the period's credits (1 to 99, at most 5) at which the account owner is emailed; each threshold is mailed once per billing period.",
+  ],
+  'PUT /api/billing/auto-recharge': [
+    'Set auto-recharge',
+    'Below thresholdCredits, buy the chosen one-time credit pack with the saved payment method: at most once an hour, never twice at once.',
+  ],
   'GET /api/subaccounts/{subaccountId}/channels': [
     'List SMS and WhatsApp agents',
     "The sub-account's SMS and WhatsApp connections with their transport (Twilio or sandbox).",

@@ -81,7 +81,7 @@ export const SandboxCheckoutPage = () => {
         {checkout.data && tier ? (
           <dl className="space-y-1 rounded-lg border border-border p-3 text-sm">
             <div className="flex justify-between">
-              <dt className="text-muted">Plan</dt>
+              <dt className="text-muted">{checkout.data.mode === 'payment' ? 'Purchase' : 'Plan'}</dt>
               <dd className="font-medium">{tier.display_name}</dd>
             </div>
             <div className="flex justify-between">
@@ -128,7 +128,7 @@ export const SandboxCheckoutPage = () => {
           <p className="text-sm">This checkout is already complete.</p>
         ) : null}
         {result?.status === 'declined' ? (
-          <a className="text-sm text-primary underline" href={result.redirectUrl}>
+          <a className="text-sm font-medium underline decoration-primary decoration-2" href={result.redirectUrl}>
             Back to pricing
           </a>
         ) : null}
@@ -146,10 +146,16 @@ export const SandboxPortalPage = () => {
       <Card className="space-y-3">
         <PageHeading
           title="Billing portal (sandbox)"
-          description="Payment methods and invoices are managed by the payment provider."
+          description="With Stripe, this is Stripe's customer portal: cards, billing details and invoices."
         />
-        <p className="text-sm">The sandbox has no stored cards. Manage your plan from the Usage page.</p>
-        <a className="text-sm text-primary underline" href={back}>
+        <p role="note" className="rounded-lg border border-danger/60 bg-surface-2 p-3 text-sm">
+          {SANDBOX_NOTICE}
+        </p>
+        <p className="text-sm">
+          The sandbox keeps no real cards: every purchase uses its test card. Its invoices are listed in Settings, under
+          Billing, and your plan is changed from the pricing page or the Usage page.
+        </p>
+        <a className="text-sm font-medium underline decoration-primary decoration-2" href={back}>
           Return to Switchboard
         </a>
       </Card>

@@ -30,6 +30,10 @@ export interface CheckoutOptions {
   returnUrl?: string;
   /** Page after a paid checkout; the server's default is /success?email=. */
   successPath?: string;
+  /** Page when the checkout is left; the pricing section by default. */
+  cancelPath?: string;
+  /** 'payment' for a one-time credit pack. */
+  mode?: 'subscription' | 'payment';
 }
 
 const messageOf = (body: CheckoutAnswer | null): string | null =>
@@ -60,9 +64,9 @@ export const startCheckout = async (options: CheckoutOptions): Promise<void> => 
       silent: true,
       body: {
         priceId,
-        mode: 'subscription',
+        mode: options.mode ?? 'subscription',
         successUrl: options.successPath ? `${window.location.origin}${options.successPath}` : undefined,
-        cancelUrl: `${window.location.origin}/?scrollToPricing=true`,
+        cancelUrl: `${window.location.origin}${options.cancelPath ?? '/?scrollToPricing=true'}`,
         couponId: options.couponId ?? undefined,
         promoCode: options.promoCode ?? storage.get<string | null>(PROMO_KEY, null) ?? undefined,
         referralId: storage.get<string | null>(REFERRAL_KEY, null) ?? undefined,

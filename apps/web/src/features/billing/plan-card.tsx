@@ -8,7 +8,7 @@ import {
   type TPricingVariant,
 } from '@switchboard/core';
 import { Check } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Label, Select } from '../../components/ui/input';
 import { cn } from '../../lib/cn';
@@ -50,9 +50,12 @@ export const PlanCard = ({
   buttonText,
   currentPriceId,
   processing,
+  unlocks = null,
   onChoose,
 }: {
   plan: TPricingPlan;
+  /** What this plan unlocks when the page was opened by 'Upgrade to Unlock': the card is highlighted. */
+  unlocks?: string | null;
   interval: Interval;
   variant: TPricingVariant;
   buttonText: string;
@@ -70,6 +73,10 @@ export const PlanCard = ({
   const yearly = interval === 'year' && Boolean(plan.yearly);
   const isCurrent = Boolean(pack?.stripePriceId && pack.stripePriceId === currentPriceId);
   const pickerId = `tier-${variant}-${plan.planFamily}-${interval}`;
+  const cardRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (unlocks) cardRef.current?.scrollIntoView({ block: 'center' });
+  }, [unlocks]);
 
   const choose = (next: string) => {
     setTierCode(next);
@@ -78,10 +85,12 @@ export const PlanCard = ({
 
   return (
     <article
+      ref={cardRef}
       aria-label={plan.name}
       className={cn(
         'relative flex flex-col rounded-2xl border bg-surface p-6 text-left',
         plan.isFeatured ? 'border-primary shadow-lg' : 'border-border',
+        unlocks ? 'ring-4 ring-primary' : null,
       )}
     >
       <div className="flex flex-wrap items-center gap-2">
@@ -89,6 +98,11 @@ export const PlanCard = ({
         {plan.isFeatured ? (
           <span className="rounded-full bg-primary px-2 py-0.5 text-xs font-semibold text-primary-foreground">
             Most Popular
+          </span>
+        ) : null}
+        {unlocks ? (
+          <span className="rounded-full border border-primary px-2 py-0.5 text-xs font-semibold text-foreground">
+            Unlocks {unlocks}
           </span>
         ) : null}
         {plan.highlight ? (

@@ -2,8 +2,11 @@ import {
   ANNUAL_DISCOUNT_BADGE,
   buildPricingPlans,
   defaultButtonText,
+  planUnlocking,
   showsIntervalToggle,
   type TPricingVariant,
+  type TUnlockable,
+  unlockLabel,
 } from '@switchboard/core';
 import { useMemo, useState } from 'react';
 import { Spinner } from '../../components/ui/card';
@@ -50,12 +53,14 @@ export const IntervalToggle = ({ value, onChange }: { value: Interval; onChange:
 export const PricingPlans = ({
   variant,
   promoCode,
+  unlock,
   currentPriceId,
   processing = false,
   onChoose,
 }: {
   variant: TPricingVariant;
   promoCode?: string | null;
+  unlock?: string | null;
   currentPriceId?: string | null;
   processing?: boolean;
   onChoose: (choice: PlanChoice) => void;
@@ -80,8 +85,16 @@ export const PricingPlans = ({
   if (plans.length === 0) return <p className="text-sm text-muted">No plans available.</p>;
   const period = forcedMonthly ? 'month' : interval;
   const payments = catalog.data?.payments;
+  const unlocking = unlockLabel(unlock);
+  const unlockFamily = unlocking ? planUnlocking(unlock as TUnlockable) : null;
+  const unlockPlan = plans.find((plan) => plan.planFamily === unlockFamily);
   return (
     <div>
+      {unlocking && unlockPlan ? (
+        <p role="status" className="mx-auto mb-6 max-w-xl rounded-lg border border-primary p-3 text-sm">
+          {unlockPlan.name} unlocks {unlocking}. It is highlighted below.
+        </p>
+      ) : null}
       {payments === 'none' ? (
         <p role="alert" className="mx-auto mb-6 max-w-xl rounded-lg border border-danger/60 bg-surface-2 p-3 text-sm">
           {PAYMENTS_NOT_CONFIGURED}
@@ -107,6 +120,7 @@ export const PricingPlans = ({
             buttonText={defaultButtonText(variant)}
             currentPriceId={currentPriceId}
             processing={processing || payments === 'none'}
+            unlocks={plan.planFamily === unlockFamily ? unlocking : null}
             onChoose={onChoose}
           />
         ))}

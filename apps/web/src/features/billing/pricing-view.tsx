@@ -26,7 +26,16 @@ export const useSubscriptionDetails = () => {
 };
 
 /** The pricing title and cards: checkout for a new subscription, the plan modal for a change. */
-export const PricingView = ({ variant = 'default', promoCode }: { variant?: TPricingVariant; promoCode?: string }) => {
+export const PricingView = ({
+  variant = 'default',
+  promoCode,
+  unlock,
+}: {
+  variant?: TPricingVariant;
+  promoCode?: string;
+  /** What an 'Upgrade to Unlock' link came for: the plan that unlocks it is highlighted. */
+  unlock?: string | null;
+}) => {
   const { user } = useSession();
   const navigate = useNavigate();
   const details = useSubscriptionDetails();
@@ -65,6 +74,7 @@ export const PricingView = ({ variant = 'default', promoCode }: { variant?: TPri
       <PricingPlans
         variant={variant}
         promoCode={promoCode}
+        unlock={unlock}
         currentPriceId={currentPriceId}
         processing={processing}
         onChoose={(choice) => void choose(choice)}

@@ -1,6 +1,6 @@
 import { findTier, formatCreditCount, formatCreditsShort, usageNumbers } from '@switchboard/core';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card, PageHeading, Spinner } from '../../components/ui/card';
 import { api } from '../../lib/api';
@@ -77,9 +77,17 @@ export const UsagePage = () => {
                 Plan: <span className="font-medium text-foreground">{plan.displayName}</span>
               </p>
             </div>
-            <Button variant="secondary" onClick={() => setManaging(true)}>
-              Manage plan
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              <Link
+                to="/settings#billing"
+                className="inline-flex h-10 items-center rounded-lg border border-border px-4 text-sm font-medium hover:bg-surface-2"
+              >
+                Buy credits
+              </Link>
+              <Button variant="secondary" onClick={() => setManaging(true)}>
+                Manage plan
+              </Button>
+            </div>
           </div>
           <div>
             <div

@@ -1,4 +1,4 @@
-import { ZSubaccountName } from '@switchboard/core';
+import { upgradePathFor, ZSubaccountName } from '@switchboard/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Building2, Check, ChevronsUpDown, Lock, Plus } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
@@ -109,7 +109,10 @@ export const LockedExplanation = () => (
     </p>
     <p>Upgrade your plan to unlock it, or choose it as your active sub-account on the Usage page.</p>
     <div className="flex flex-wrap gap-2">
-      <Link to="/pricing" className="rounded-lg bg-primary px-3 py-2 font-medium text-primary-foreground">
+      <Link
+        to={upgradePathFor('subaccounts')}
+        className="rounded-lg bg-primary px-3 py-2 font-medium text-primary-foreground"
+      >
         Upgrade to Unlock
       </Link>
       <Link to="/usage" className="rounded-lg border border-border px-3 py-2">

@@ -3,7 +3,7 @@ import {
   demoTierFor,
   type TDemo,
   type TDemoType,
-  UPGRADE_PATH,
+  upgradePathFor,
   ZCreateDemoRequest,
 } from '@switchboard/core';
 import { Lock } from 'lucide-react';
@@ -126,7 +126,7 @@ export const CreateDemoCard = ({
           {allowed(type) ? null : (
             <p role="note" className="mt-2 text-sm">
               SMS, Facebook and Instagram demos are advanced demos, included from the Growth plan.{' '}
-              <Link to={UPGRADE_PATH} className="font-medium text-primary underline">
+              <Link to={upgradePathFor('advanced_demos')} className="font-medium text-primary underline">
                 Upgrade to Unlock
               </Link>
             </p>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { Card, PageHeading } from '../../components/ui/card';
+import { BillingSection } from '../billing/billing-section';
 import { useSession } from '../session/session';
 
 /** /settings: the signed-in person's profile and the agencies and sub-accounts they belong to. */
@@ -7,7 +8,7 @@ export const AccountSettingsPage = () => {
   const { user, accounts } = useSession();
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <PageHeading title="Settings" description="Your profile and the accounts you belong to." />
+      <PageHeading title="Settings" description="Your profile, billing and the accounts you belong to." />
       <Card>
         <h2 className="font-semibold">Profile</h2>
         <dl className="mt-3 grid gap-2 text-sm sm:grid-cols-[120px_1fr]">
@@ -17,6 +18,7 @@ export const AccountSettingsPage = () => {
           <dd>{user?.email}</dd>
         </dl>
       </Card>
+      <BillingSection />
       {accounts.map((account) => (
         <Card key={account.id}>
           <h2 className="font-semibold">{account.name}</h2>
@@ -28,7 +30,10 @@ export const AccountSettingsPage = () => {
               <li key={subaccount.id} className="flex items-center justify-between gap-3 py-2 text-sm">
                 <span className="min-w-0 truncate">{subaccount.name}</span>
                 <span className="text-muted">{subaccount.role}</span>
-                <Link className="text-primary underline" to={`/${subaccount.id}/ai-settings`}>
+                <Link
+                  className="font-medium underline decoration-primary decoration-2"
+                  to={`/${subaccount.id}/ai-settings`}
+                >
                   Open settings
                 </Link>
               </li>

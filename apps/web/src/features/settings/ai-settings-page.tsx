@@ -1,5 +1,5 @@
-import { useOutletContext } from 'react-router';
-import { PageHeading } from '../../components/ui/card';
+import { Link, useOutletContext } from 'react-router';
+import { Card, PageHeading } from '../../components/ui/card';
 import type { ConnectContext } from '../connection/connection-layout';
 import { WebhooksCard } from '../webhooks/webhooks-card';
 import { AppearanceCard } from './appearance-card';
@@ -15,6 +15,18 @@ export const AiSettingsPage = () => {
       {context.role !== 'admin' ? <p className="text-sm text-muted">Only admins can change these settings.</p> : null}
       {context.role === 'admin' ? <ProviderKeysCard connectId={context.connectId} /> : null}
       {context.role === 'admin' ? <WebhooksCard connectId={context.connectId} /> : null}
+      <Card>
+        <h2 className="font-semibold">Billing</h2>
+        <p className="mt-1 text-sm text-muted">
+          The agency's plan, payment method, invoices, credit packs and low-balance alerts.
+        </p>
+        <Link
+          className="mt-3 inline-block text-sm font-medium underline decoration-primary decoration-2"
+          to="/settings#billing"
+        >
+          Open billing
+        </Link>
+      </Card>
     </div>
   );
 };

@@ -1,0 +1,67 @@
+/**
+ * Mentoring + Lifetime (secret page): one payment, then its credits every month for life. Month 0
+ * is granted with the purchase; each month's grant lasts until the next one, and queues the next
+ * month as a scheduled job, keyed so a month is granted once however often a job runs.
+ */
+import type { TCatalogTier } from '@switchboard/core';
+import type { Tx } from '../../db/client';
+import type { Deps } from '../../platform/deps';
+import { enqueueJob, registerJobHandler } from '../../platform/jobs';
+import { addGrant, lockAccount } from './ledger-repo';
+
+export const LIFETIME_REFILL_JOB = 'billing:lifetime-refill';
+export const isLifetimePlan = (tier: Pick<TCatalogTier, 'plan_code'>) => tier.plan_code === 'mentoring_lifetime';
+
+export interface LifetimeMonth {
+  accountId: string;
+  /** The checkout that paid for it. */
+  purchaseId: string;
+  purchasedAt: string;
+  credits: number;
+  description: string;
+  /** 0 at purchase. */
+  month: number;
+}
+
+const addMonths = (from: Date, months: number) => {
+  const next = new Date(from);
+  next.setUTCMonth(next.getUTCMonth() + months);
+  return next;
+};
+
+/** Grants one month of a lifetime purchase and queues the next (in the caller's transaction). */
+export const grantLifetimeMonth = async (deps: Deps, tx: Tx, input: LifetimeMonth) => {
+  const purchasedAt = new Date(input.purchasedAt);
+  const end = addMonths(purchasedAt, input.month + 1);
+  const granted = await addGrant(tx, {
+    accountId: input.accountId,
+    kind: 'bonus',
+    amount: input.credits,
+    sourceKey: `lifetime:${input.purchaseId}:${input.month}`,
+    startsAt: addMonths(purchasedAt, input.month),
+    expiresAt: end,
+    description: `${input.description} (month ${input.month + 1})`,
+  });
+  const next: LifetimeMonth = { ...input, month: input.month + 1 };
+  await enqueueJob(
+    deps,
+    {
+      type: LIFETIME_REFILL_JOB,
+      payload: next,
+      accountId: input.accountId,
+      runAt: end,
+      idempotencyKey: `lifetime:${input.purchaseId}:${next.month}`,
+    },
+    tx,
+  );
+  return granted;
+};
+
+export const refillLifetime = (deps: Deps, month: LifetimeMonth) =>
+  deps.db.transaction(async (tx) => {
+    await lockAccount(tx, month.accountId, deps.env.FREE_PLAN_CREDITS);
+    return grantLifetimeMonth(deps, tx, month);
+  });
+
+export const registerLifetimeJob = () =>
+  registerJobHandler(LIFETIME_REFILL_JOB, (deps, job) => refillLifetime(deps, job.payload as LifetimeMonth));

@@ -1,0 +1,28 @@
+/** Routes of the Billing section of /settings (the portal, cancel and resume are the /stripe/ calls). */
+import { ZAutoRechargeRequest, ZLowBalanceAlertsRequest } from '@switchboard/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { fromCurrentSubaccount, subaccountAccess, tenantOf } from '../../platform/guard';
+import { originOf } from '../../platform/http';
+import { billingOverview, setAutoRecharge, setLowBalanceAlerts } from './billing-settings';
+
+const tags = ['billing'];
+const reader = () => subaccountAccess('viewer', fromCurrentSubaccount(), { allowLocked: true });
+const manager = () => subaccountAccess('admin', fromCurrentSubaccount(), { allowLocked: true });
+const parse = <T>(schema: z.ZodType<T>, body: unknown): T => schema.parse(body ?? {});
+
+export const billingSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { deps } = app;
+
+  app.get('/api/billing/overview', { config: reader(), schema: { tags } }, async (request) =>
+    billingOverview(deps, tenantOf(request).accountId, originOf(request, deps.env)),
+  );
+
+  app.put('/api/billing/low-balance-alerts', { config: manager(), schema: { tags } }, async (request) =>
+    setLowBalanceAlerts(deps, tenantOf(request).accountId, parse(ZLowBalanceAlertsRequest, request.body).thresholds),
+  );
+
+  app.put('/api/billing/auto-recharge', { config: manager(), schema: { tags } }, async (request) =>
+    setAutoRecharge(deps, tenantOf(request).accountId, parse(ZAutoRechargeRequest, request.body)),
+  );
+};
