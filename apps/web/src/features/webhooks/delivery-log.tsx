@@ -25,7 +25,11 @@ const DeliveryRow = ({
         <code>{delivery.type}</code> ·{' '}
         <span
           className={
-            delivery.status === 'failed' ? 'text-danger' : delivery.status === 'succeeded' ? 'text-primary' : ''
+            delivery.status === 'failed'
+              ? 'text-danger'
+              : delivery.status === 'succeeded'
+                ? 'font-medium text-foreground'
+                : ''
           }
         >
           {STATUS_TEXT[delivery.status]}

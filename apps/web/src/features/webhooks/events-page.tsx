@@ -36,7 +36,11 @@ export const WebhookEventsPage = () => (
         <p className="text-muted">
           Switchboard sends an account's events to the endpoints its admins add under Settings &gt; Webhooks. Each event
           is a POST with a JSON body <code>{'{ "type", "timestamp", "data" }'}</code>, signed by the{' '}
-          <a className="text-primary underline" href="https://www.standardwebhooks.com" rel="noopener noreferrer">
+          <a
+            className="font-medium underline decoration-primary decoration-2"
+            href="https://www.standardwebhooks.com"
+            rel="noopener noreferrer"
+          >
             Standard Webhooks
           </a>{' '}
           scheme, so n8n, Make, Zapier and any Standard Webhooks library take it as it is.

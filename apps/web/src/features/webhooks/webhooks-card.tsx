@@ -128,7 +128,9 @@ const EndpointRow = ({ connectId, endpoint }: { connectId: string; endpoint: TWe
           <p className="font-mono text-sm break-all">{endpoint.url}</p>
           {endpoint.description ? <p className="text-sm text-muted">{endpoint.description}</p> : null}
           <p className="text-xs text-muted">
-            <span className={endpoint.enabled ? 'text-primary' : 'text-danger'}>{stateOf(endpoint)}</span>
+            <span className={endpoint.enabled ? 'font-medium text-foreground' : 'text-danger'}>
+              {stateOf(endpoint)}
+            </span>
             {endpoint.lastDelivery
               ? ` · last delivery ${endpoint.lastDelivery.status}${
                   endpoint.lastDelivery.responseStatus ? ` (${endpoint.lastDelivery.responseStatus})` : ''
@@ -227,7 +229,7 @@ export const WebhooksCard = ({ connectId }: { connectId: string }) => {
           <h2 className="text-lg font-semibold">Webhooks</h2>
           <p className="text-sm text-muted">
             Send this account's events to n8n, Make, Zapier or your own server. Every request is signed; see the{' '}
-            <Link to="/docs/webhooks" className="text-primary underline">
+            <Link to="/docs/webhooks" className="font-medium underline decoration-primary decoration-2">
               event reference
             </Link>
             .
