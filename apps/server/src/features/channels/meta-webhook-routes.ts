@@ -14,8 +14,7 @@ const ZParams = z.object({ connectId: z.string().max(64) });
 
 const instagramChannel = async (db: Parameters<typeof findChannel>[0], connectId: string) => {
   const channel = await findChannel(db, connectId);
-  if (channel?.connection.type !== 'instagram')
-    throw new AppError('WEBHOOK_NOT_FOUND', 'The webhook does not exist.');
+  if (channel?.connection.type !== 'instagram') throw new AppError('WEBHOOK_NOT_FOUND', 'The webhook does not exist.');
   return channel;
 };
 

@@ -66,7 +66,7 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
   const sandbox = connection.transport === 'sandbox';
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[280px_minmax(0,420px)_1fr]">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[280px_minmax(0,420px)_1fr]">
       <Card className="p-0">
         <h2 className="border-b border-border px-4 py-3 font-semibold">{instagram ? 'Chats' : 'Numbers'}</h2>
         {!numbers.length ? <p className="p-4 text-sm text-muted">No messages yet.</p> : null}
