@@ -146,6 +146,12 @@ export const ZEnv = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{32}$/, 'META_APP_SECRET is the 32-character app secret from the Meta app dashboard')
     .optional(),
+  /** The verify token of the platform app's webhook (/api/webhooks/meta/app) for "Connect with Meta" connections. */
+  META_WEBHOOK_VERIFY_TOKEN: z
+    .string()
+    .min(8, 'META_WEBHOOK_VERIFY_TOKEN needs at least 8 characters')
+    .max(200)
+    .optional(),
   /** Conversations an evaluation run keeps in flight at once (each makes its model calls in turn). */
   EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** Attempts of one model call of an evaluation when the provider answers with a rate limit. */

@@ -34,6 +34,8 @@ export interface GraphStub {
 }
 
 export const TEST_META_APP_SECRET = 'a'.repeat(32);
+/** The platform's own Meta app (META_APP_SECRET), used by "Connect with Meta". */
+export const TEST_PLATFORM_APP_SECRET = 'c'.repeat(32);
 export const TEST_PAGE_TOKEN = `EAAG${'x'.repeat(40)}`;
 export const TEST_PAGE: StubPage = {
   pageId: '100000000000001',
@@ -59,7 +61,9 @@ const readBody = (request: IncomingMessage) =>
     request.on('end', () => resolve(text));
   });
 
-export const startGraphStub = async (appSecret = TEST_META_APP_SECRET): Promise<GraphStub> => {
+export const startGraphStub = async (
+  appSecrets = [TEST_META_APP_SECRET, TEST_PLATFORM_APP_SECRET],
+): Promise<GraphStub> => {
   const pages = new Map<string, StubPage>([[TEST_PAGE_TOKEN, TEST_PAGE]]);
   const messages: GraphSentMessage[] = [];
   const requests: GraphStub['requests'] = [];
@@ -78,7 +82,7 @@ export const startGraphStub = async (appSecret = TEST_META_APP_SECRET): Promise<
     const path = url.pathname.replace(/^\/v\d+\.\d+/, '');
 
     if (path === '/oauth/access_token') {
-      if (url.searchParams.get('client_secret') !== appSecret)
+      if (url.searchParams.get('client_secret') !== TEST_PLATFORM_APP_SECRET)
         return graphError(400, 1, 'Error validating client secret.');
       if (url.searchParams.get('grant_type') === 'fb_exchange_token')
         return send(200, { access_token: 'LONG-USER-TOKEN', token_type: 'bearer', expires_in: 5_184_000 });
@@ -89,7 +93,7 @@ export const startGraphStub = async (appSecret = TEST_META_APP_SECRET): Promise<
 
     const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
     const proof = url.searchParams.get('appsecret_proof');
-    if (proof && proof !== createHmac('sha256', appSecret).update(token).digest('hex'))
+    if (proof && !appSecrets.some((secret) => proof === createHmac('sha256', secret).update(token).digest('hex')))
       return graphError(400, 100, 'Invalid appsecret_proof provided in the API argument');
 
     if (path === '/me/accounts' && token === 'LONG-USER-TOKEN')

@@ -6,8 +6,10 @@ import {
   startGraphStub,
   TEST_META_APP_SECRET,
   TEST_OAUTH_PAGE,
+  TEST_OAUTH_PAGE_TOKEN,
   TEST_PAGE,
   TEST_PAGE_TOKEN,
+  TEST_PLATFORM_APP_SECRET,
 } from '../../testing/graph-stub';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
@@ -46,10 +48,15 @@ const sign = (raw: string, secret = TEST_META_APP_SECRET) =>
   `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 /** Posts a webhook as Meta does: JSON, signed with the app secret over the raw body (or not). */
-const webhook = (id: string, body: unknown, signature: 'good' | 'bad' | 'none' = 'good') => {
+const webhook = (
+  id: string,
+  body: unknown,
+  signature: 'good' | 'bad' | 'none' = 'good',
+  secret = TEST_META_APP_SECRET,
+) => {
   const raw = JSON.stringify(body);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (signature === 'good') headers['x-hub-signature-256'] = sign(raw);
+  if (signature === 'good') headers['x-hub-signature-256'] = sign(raw, secret);
   if (signature === 'bad') headers['x-hub-signature-256'] = sign(raw, 'b'.repeat(32));
   return t.app.inject({ method: 'POST', url: `/api/webhooks/meta/${id}`, headers, payload: raw });
 };
@@ -82,7 +89,8 @@ beforeAll(async () => {
   t = await startTestApp({
     META_GRAPH_URL: stub.url,
     META_APP_ID,
-    META_APP_SECRET: TEST_META_APP_SECRET,
+    META_APP_SECRET: TEST_PLATFORM_APP_SECRET,
+    META_WEBHOOK_VERIFY_TOKEN: 'platform-verify-token',
     PUBLIC_URL,
     JOB_POLL_MS: '20',
   });
@@ -468,5 +476,29 @@ describe('Instagram sandbox and Connect with Meta', () => {
     expect(stub.subscribed).toContain(TEST_OAUTH_PAGE.pageId);
     // The state is spent.
     expect((await callback(`code=good-code&state=${encodeURIComponent(state)}`)).statusCode).toBe(403);
+
+    // The platform app's webhook: its own verify token, its own secret, routed by account id.
+    const handshake = (token: string) =>
+      t.app.inject({ url: `/api/webhooks/meta/app?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=42` });
+    expect((await handshake('wrong-token')).statusCode).toBe(403);
+    expect((await handshake('platform-verify-token')).body).toBe('42');
+    const studioDm = dm(
+      '5550010',
+      'mid.studio',
+      { text: 'Do you have classes today?' },
+      TEST_OAUTH_PAGE.instagramAccountId,
+    );
+    // Signed by another app (the clinic's): ignored on the clinic's URL, refused on the platform app's.
+    expect((await webhook(connectionId, studioDm)).statusCode).toBe(200);
+    expect((await webhook('app', studioDm)).statusCode).toBe(403);
+    expect(await inboundOf('5550010')).toHaveLength(0);
+    expect((await webhook('app', studioDm, 'good', TEST_PLATFORM_APP_SECRET)).statusCode).toBe(200);
+    const answered = await until(
+      async () => sentTo('5550010'),
+      (list) => list.length > 0,
+    );
+    expect(answered[0]?.token).toBe(TEST_OAUTH_PAGE_TOKEN);
+    const [stored] = await inboundOf('5550010');
+    expect(stored?.connectionId).toBe(pendingId);
   });
 });

@@ -38,23 +38,26 @@ export interface MetaWebhookBody {
 /** Why an event of a webhook was not stored (for the log and the tests). */
 export type IgnoredReason = 'echo' | 'other_account' | 'not_a_message' | 'bad_sender';
 
+/** A direct message and the Instagram account (entry.id) it was sent to. */
+export type AccountMessage = InboundMessage & { accountId: string };
+
 const IG_ID = /^\d{1,30}$/;
 const httpsUrl = (value: unknown): value is string =>
   typeof value === 'string' && value.length <= 2000 && /^https:\/\//.test(value);
 
 /**
- * The direct messages of one webhook body that belong to the connection's Instagram account:
- * texts, attachments, story replies and story mentions (each a message of the contact's thread),
- * and postbacks (a tapped button, as its title). Echoes of the business's own messages, events of
- * another account, reads and reactions are left out.
+ * The direct messages of one webhook body, each with the Instagram account it was sent to: texts,
+ * attachments, story replies and story mentions (each a message of the contact's thread), and
+ * postbacks (a tapped button, as its title). Echoes of the business's own messages, events whose
+ * recipient is not the entry's account, reads and reactions are left out.
  */
-export const messagesOf = (body: MetaWebhookBody, accountId: string | null) => {
-  const messages: InboundMessage[] = [];
+export const messagesOf = (body: MetaWebhookBody) => {
+  const messages: AccountMessage[] = [];
   const ignored: IgnoredReason[] = [];
   for (const entry of body.entry ?? []) {
+    const accountId = typeof entry.id === 'string' && IG_ID.test(entry.id) ? entry.id : null;
     for (const event of entry.messaging ?? []) {
-      const owner = event.recipient?.id ?? entry.id;
-      if (accountId && (entry.id !== accountId || owner !== accountId)) {
+      if (!accountId || (event.recipient?.id ?? accountId) !== accountId) {
         ignored.push(event.message?.is_echo ? 'echo' : 'other_account');
         continue;
       }
@@ -81,12 +84,12 @@ export const messagesOf = (body: MetaWebhookBody, accountId: string | null) => {
               ? '[The contact sent a message type Instagram does not share]'
               : text;
         const mediaUrls = [...attachments.map((attachment) => attachment.payload?.url), story?.url].filter(httpsUrl);
-        messages.push({ from, body, providerSid: message.mid.slice(0, 200), mediaUrls });
+        messages.push({ accountId, from, body, providerSid: message.mid.slice(0, 200), mediaUrls });
         continue;
       }
       if (event.postback?.mid) {
         const title = (event.postback.title ?? event.postback.payload ?? '').slice(0, 1000);
-        messages.push({ from, body: title, providerSid: event.postback.mid.slice(0, 200), mediaUrls: [] });
+        messages.push({ accountId, from, body: title, providerSid: event.postback.mid.slice(0, 200), mediaUrls: [] });
         continue;
       }
       ignored.push('not_a_message');
