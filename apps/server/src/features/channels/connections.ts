@@ -17,7 +17,7 @@ import { TtlCache } from '../../platform/ttl-cache';
 import { assertWithinLimit } from '../billing/limits';
 import { findAgentInSubaccount } from '../connections/repo';
 import { connections } from '../connections/schema';
-import { instagramColumns, instagramView, metaTransportOf, verifiedInstagram } from './instagram';
+import { claimingAccount, instagramColumns, instagramView, metaTransportOf, verifiedInstagram } from './instagram';
 import { SANDBOX_SENDER, SandboxTransport } from './sandbox-transport';
 import { channelAccounts } from './schema';
 import { type ChannelTransport, TransportError } from './transport';
@@ -240,37 +240,39 @@ export const createChannel = async (
       : null;
   const id = newId('connection');
   const now = new Date();
-  await deps.db.transaction(async (tx) => {
-    await assertWithinLimit(deps, tenant.accountId, 'connections', {
-      tx,
-      subaccountId: tenant.subaccountId,
-      connectionType: input.type,
-    });
-    await tx.insert(connections).values({
-      id,
-      subaccountId: tenant.subaccountId,
-      accountId: tenant.accountId,
-      type: input.type,
-      name:
-        input.connectionName ??
-        `${fitText(agent.name, 80 - TYPE_NAMES[input.type].length - 1)} ${TYPE_NAMES[input.type]}`,
-      // Threads of a connection carry its id as their channel ref, as a widget's carry its widget id.
-      widgetId: id,
-      buildId: agent.id,
-      settings: {} as WidgetSettings,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await tx.insert(channelAccounts).values({
-      connectionId: id,
-      subaccountId: tenant.subaccountId,
-      ...(instagram ?? credentialColumns(deps, input.twilio ?? null)),
-      senderPhone: input.twilio ? (input.sender?.phoneNumber ?? null) : null,
-      messagingServiceSid: input.twilio ? (input.sender?.messagingServiceSid ?? null) : null,
-      sendRatePerSecond: input.sendRatePerSecond ?? (input.twilio || input.meta ? 1 : 0),
-      updatedAt: now,
-    });
-  });
+  await claimingAccount(
+    deps.db.transaction(async (tx) => {
+      await assertWithinLimit(deps, tenant.accountId, 'connections', {
+        tx,
+        subaccountId: tenant.subaccountId,
+        connectionType: input.type,
+      });
+      await tx.insert(connections).values({
+        id,
+        subaccountId: tenant.subaccountId,
+        accountId: tenant.accountId,
+        type: input.type,
+        name:
+          input.connectionName ??
+          `${fitText(agent.name, 80 - TYPE_NAMES[input.type].length - 1)} ${TYPE_NAMES[input.type]}`,
+        // Threads of a connection carry its id as their channel ref, as a widget's carry its widget id.
+        widgetId: id,
+        buildId: agent.id,
+        settings: {} as WidgetSettings,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.insert(channelAccounts).values({
+        connectionId: id,
+        subaccountId: tenant.subaccountId,
+        ...(instagram ?? credentialColumns(deps, input.twilio ?? null)),
+        senderPhone: input.twilio ? (input.sender?.phoneNumber ?? null) : null,
+        messagingServiceSid: input.twilio ? (input.sender?.messagingServiceSid ?? null) : null,
+        sendRatePerSecond: input.sendRatePerSecond ?? (input.twilio || input.meta ? 1 : 0),
+        updatedAt: now,
+      });
+    }),
+  );
   return getChannel(deps, tenant.subaccountId, id);
 };
 
@@ -301,32 +303,34 @@ export const updateChannel = async (
     await verifyCredentials(deps, input.twilio);
   }
   const now = new Date();
-  await deps.db.transaction(async (tx) => {
-    if (input.buildId || input.connectionName)
+  await claimingAccount(
+    deps.db.transaction(async (tx) => {
+      if (input.buildId || input.connectionName)
+        await tx
+          .update(connections)
+          .set({
+            ...(input.buildId ? { buildId: input.buildId } : {}),
+            ...(input.connectionName ? { name: input.connectionName } : {}),
+            updatedAt: now,
+          })
+          .where(eq(connections.id, connectionId));
       await tx
-        .update(connections)
+        .update(channelAccounts)
         .set({
-          ...(input.buildId ? { buildId: input.buildId } : {}),
-          ...(input.connectionName ? { name: input.connectionName } : {}),
+          ...(input.twilio !== undefined ? credentialColumns(deps, input.twilio) : {}),
+          ...(instagram ?? {}),
+          ...(input.sender && twilioAfter
+            ? {
+                senderPhone: input.sender.phoneNumber ?? null,
+                messagingServiceSid: input.sender.messagingServiceSid ?? null,
+              }
+            : {}),
+          ...(input.twilio === null ? { senderPhone: null, messagingServiceSid: null } : {}),
+          ...(input.sendRatePerSecond !== undefined ? { sendRatePerSecond: input.sendRatePerSecond } : {}),
           updatedAt: now,
         })
-        .where(eq(connections.id, connectionId));
-    await tx
-      .update(channelAccounts)
-      .set({
-        ...(input.twilio !== undefined ? credentialColumns(deps, input.twilio) : {}),
-        ...(instagram ?? {}),
-        ...(input.sender && twilioAfter
-          ? {
-              senderPhone: input.sender.phoneNumber ?? null,
-              messagingServiceSid: input.sender.messagingServiceSid ?? null,
-            }
-          : {}),
-        ...(input.twilio === null ? { senderPhone: null, messagingServiceSid: null } : {}),
-        ...(input.sendRatePerSecond !== undefined ? { sendRatePerSecond: input.sendRatePerSecond } : {}),
-        updatedAt: now,
-      })
-      .where(eq(channelAccounts.connectionId, connectionId));
-  });
+        .where(eq(channelAccounts.connectionId, connectionId));
+    }),
+  );
   return getChannel(deps, subaccountId, connectionId);
 };

@@ -363,6 +363,29 @@ describe('an Instagram agent on Meta', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('connects one Instagram account once, even when two saves arrive together', async () => {
+    const token = `EAAG${'r'.repeat(40)}`;
+    stub.pages.set(token, {
+      pageId: '100000000000003',
+      name: 'Race',
+      instagramAccountId: '17841400000000003',
+      username: 'race',
+    });
+    const create = async (sub: string) =>
+      api('POST', '/api/channels', {
+        subaccountId: sub,
+        type: 'instagram',
+        buildId: (await seedAgent(t.deps.db, { accountId, subaccountId: sub, name: `Race ${sub}` })).id,
+        meta: { pageAccessToken: token, appSecret: TEST_META_APP_SECRET },
+      });
+    const results = await Promise.all([create(subaccountId), create(secondSubaccountId)]);
+    expect(results.map((res) => res.statusCode).sort()).toEqual([201, 409]);
+    const loser = results.find((res) => res.statusCode === 409);
+    expect(loser?.json().error.code).toBe('CONFLICT');
+    const winner = results.find((res) => res.statusCode === 201)?.json().connectionId;
+    await t.deps.db.delete(connections).where(eq(connections.id, winner));
+  });
+
   it('marks the connection in error when Meta refuses the stored token', async () => {
     stub.failNext({ status: 400, code: 190, message: 'Error validating access token: Session has expired' });
     await webhook(connectionId, dm('5550006', 'mid.expired', { text: 'Hello?' }));

@@ -52,6 +52,21 @@ export const assertInstagramAccountFree = async (deps: Deps, instagramAccountId:
     );
 };
 
+const ACCOUNT_TAKEN = 'This Instagram account is already connected to another agent. Disconnect it there first.';
+
+/** Two saves of the same Instagram account at once: the unique index stops the second, answered as 409. */
+export const claimingAccount = async <T>(write: Promise<T>): Promise<T> => {
+  try {
+    return await write;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; constraint?: string } }).cause;
+    const code = (error as { code?: string }).code ?? cause?.code;
+    if (code === '23505' && String((error as Error).message + (cause?.constraint ?? '')).includes('external_account'))
+      throw new AppError('CONFLICT', ACCOUNT_TAKEN);
+    throw error;
+  }
+};
+
 /** Checks a page token and app secret with one cheap Graph call (GET /me) before anything is saved. */
 export const verifyMetaCredentials = async (
   deps: Deps,
