@@ -42,6 +42,11 @@ export type IgnoredReason = 'echo' | 'other_account' | 'not_a_message' | 'bad_se
 export type AccountMessage = InboundMessage & { accountId: string };
 
 const IG_ID = /^\d{1,30}$/;
+const objectOf = (value: unknown): Record<string, unknown> | null =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+const arrayOf = <T = Record<string, unknown>>(value: unknown): T[] =>
+  Array.isArray(value) ? (value.filter((item) => objectOf(item)) as T[]) : [];
+const stringOf = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
 const httpsUrl = (value: unknown): value is string =>
   typeof value === 'string' && value.length <= 2000 && /^https:\/\//.test(value);
 
@@ -54,42 +59,50 @@ const httpsUrl = (value: unknown): value is string =>
 export const messagesOf = (body: MetaWebhookBody) => {
   const messages: AccountMessage[] = [];
   const ignored: IgnoredReason[] = [];
-  for (const entry of body.entry ?? []) {
+  // Whatever the JSON holds: only objects, arrays and strings where Meta puts them are read.
+  for (const entry of arrayOf(objectOf(body)?.entry)) {
     const accountId = typeof entry.id === 'string' && IG_ID.test(entry.id) ? entry.id : null;
-    for (const event of entry.messaging ?? []) {
-      if (!accountId || (event.recipient?.id ?? accountId) !== accountId) {
-        ignored.push(event.message?.is_echo ? 'echo' : 'other_account');
+    for (const event of arrayOf<MetaMessagingEvent>(entry.messaging)) {
+      const message = objectOf(event.message) as MetaMessagingEvent['message'] | null;
+      const echo = message?.is_echo === true;
+      const recipient = stringOf(objectOf(event.recipient)?.id);
+      if (!accountId || (recipient ?? accountId) !== accountId) {
+        ignored.push(echo ? 'echo' : 'other_account');
         continue;
       }
-      if (event.message?.is_echo) {
+      if (echo) {
         ignored.push('echo');
         continue;
       }
-      const from = event.sender?.id ?? '';
+      const from = stringOf(objectOf(event.sender)?.id) ?? '';
       if (!IG_ID.test(from)) {
         ignored.push('bad_sender');
         continue;
       }
-      const message = event.message;
-      if (message?.mid && !message.is_deleted) {
-        const attachments = (message.attachments ?? []).slice(0, 10);
+      const mid = stringOf(message?.mid);
+      if (message && mid && message.is_deleted !== true) {
+        const attachments = arrayOf<MetaAttachment>(message.attachments).slice(0, 10);
         const mention = attachments.some((attachment) => attachment.type === 'story_mention');
-        const story = message.reply_to?.story;
-        const text = (message.text ?? '').slice(0, 2000);
+        const story = objectOf(objectOf(message.reply_to)?.story) as { url?: unknown } | null;
+        const text = (stringOf(message.text) ?? '').slice(0, 2000);
         const body = mention
           ? `[Mentioned you in their story]${text ? ` ${text}` : ''}`
           : story
             ? `[Replied to your story] ${text}`.trim()
-            : message.is_unsupported && !text
+            : message.is_unsupported === true && !text
               ? '[The contact sent a message type Instagram does not share]'
               : text;
-        const mediaUrls = [...attachments.map((attachment) => attachment.payload?.url), story?.url].filter(httpsUrl);
-        messages.push({ accountId, from, body, providerSid: message.mid.slice(0, 200), mediaUrls });
+        const mediaUrls = [...attachments.map((attachment) => objectOf(attachment.payload)?.url), story?.url].filter(
+          httpsUrl,
+        );
+        messages.push({ accountId, from, body, providerSid: mid.slice(0, 200), mediaUrls });
         continue;
       }
-      if (event.postback?.mid) {
-        const title = (event.postback.title ?? event.postback.payload ?? '').slice(0, 1000);
-        messages.push({ accountId, from, body: title, providerSid: event.postback.mid.slice(0, 200), mediaUrls: [] });
+      const postback = objectOf(event.postback);
+      const postbackMid = stringOf(postback?.mid);
+      if (postback && postbackMid) {
+        const title = (stringOf(postback.title) ?? stringOf(postback.payload) ?? '').slice(0, 1000);
+        messages.push({ accountId, from, body: title, providerSid: postbackMid.slice(0, 200), mediaUrls: [] });
         continue;
       }
       ignored.push('not_a_message');
