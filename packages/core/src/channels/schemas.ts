@@ -49,9 +49,7 @@ export const ZMetaCredentials = z.object({
   pageAccessToken: z
     .string()
     .trim()
-    .min(20, 'Paste the whole page access token')
-    .max(1024)
-    .regex(/^[A-Za-z0-9_\-|.]+$/, 'The page access token has letters and digits only'),
+    .regex(/^[A-Za-z0-9_\-|.]{20,1000}$/, 'Paste the whole page access token (letters and digits, as Meta shows it)'),
   appSecret: z
     .string()
     .trim()
