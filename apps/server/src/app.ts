@@ -16,6 +16,8 @@ import { createMailer, type Mailer } from './features/auth/mailer';
 import { authRoutes } from './features/auth/routes';
 import { billingRoutes } from './features/billing/routes';
 import { campaignRoutes } from './features/channels/campaign-routes';
+import { instagramRoutes } from './features/channels/instagram-routes';
+import { metaWebhookRoutes } from './features/channels/meta-webhook-routes';
 import { channelRoutes } from './features/channels/routes';
 import { twilioWebhookRoutes } from './features/channels/webhook-routes';
 import { connectionRoutes } from './features/connections/routes';
@@ -121,6 +123,8 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   await app.register(channelRoutes);
   await app.register(campaignRoutes);
   await app.register(twilioWebhookRoutes);
+  await app.register(metaWebhookRoutes);
+  await app.register(instagramRoutes);
   await app.register(demosRoutes);
   await app.register(evaluationRoutes);
   await app.register(marketplaceRoutes(mailer));

@@ -132,6 +132,26 @@ export const ZEnv = z.object({
    * edge, a forward proxy, or a local stand-in in tests).
    */
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  /**
+   * Meta's Graph API base URL, with its version, for Instagram connections (a local stand-in in
+   * tests). META_APP_ID and META_APP_SECRET turn on "Connect with Meta" (OAuth); without them the
+   * agency pastes a page access token and the app secret.
+   */
+  META_GRAPH_URL: z.url().default('https://graph.facebook.com/v21.0'),
+  META_APP_ID: z
+    .string()
+    .regex(/^\d{5,20}$/, 'META_APP_ID is the numeric App ID from the Meta app dashboard')
+    .optional(),
+  META_APP_SECRET: z
+    .string()
+    .regex(/^[0-9a-fA-F]{32}$/, 'META_APP_SECRET is the 32-character app secret from the Meta app dashboard')
+    .optional(),
+  /** The verify token of the platform app's webhook (/api/webhooks/meta/app) for "Connect with Meta" connections. */
+  META_WEBHOOK_VERIFY_TOKEN: z
+    .string()
+    .min(8, 'META_WEBHOOK_VERIFY_TOKEN needs at least 8 characters')
+    .max(200)
+    .optional(),
   /** Conversations an evaluation run keeps in flight at once (each makes its model calls in turn). */
   EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** Attempts of one model call of an evaluation when the provider answers with a rate limit. */
@@ -236,6 +256,8 @@ export const loadEnv = (source: NodeJS.ProcessEnv = process.env): Env => {
   }
   return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR) };
 };
+
+export const metaOauthEnabled = (env: Env): boolean => Boolean(env.META_APP_ID && env.META_APP_SECRET);
 
 export const googleEnabled = (env: Env): boolean => Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET);
 

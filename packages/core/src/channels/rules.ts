@@ -63,6 +63,8 @@ export const smsEncoding = (body: string): SmsEncoding => {
 export const SMS_PART_LIMIT = { 'GSM-7': 306, 'UCS-2': 134 } as const;
 /** WhatsApp takes up to 4096 characters in one message. */
 export const WHATSAPP_PART_LIMIT = 4096;
+/** Instagram's limit of one text message (Messenger Platform for Instagram). */
+export const INSTAGRAM_PART_LIMIT = 1000;
 
 /**
  * Splits a long answer into parts that each fit `limit` characters, at the end of a sentence where

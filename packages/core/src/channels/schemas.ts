@@ -5,8 +5,13 @@ export const MESSAGING_CHANNELS = ['sms', 'whatsapp'] as const;
 export const ZMessagingChannel = z.enum(MESSAGING_CHANNELS);
 export type TMessagingChannel = z.infer<typeof ZMessagingChannel>;
 
-/** How a connection's messages travel: Twilio, or the sandbox phone inside the app (no account needed). */
-export const ZTransportKind = z.enum(['sandbox', 'twilio']);
+/** Every channel that answers contacts through a `channel_accounts` transport: the messaging channels and Instagram. */
+export const CHANNEL_TYPES = ['sms', 'whatsapp', 'instagram'] as const;
+export const ZChannelType = z.enum(CHANNEL_TYPES);
+export type TChannelType = z.infer<typeof ZChannelType>;
+
+/** How a connection's messages travel: Twilio, Meta's Graph API, or the sandbox inside the app (no account needed). */
+export const ZTransportKind = z.enum(['sandbox', 'twilio', 'meta']);
 export type TTransportKind = z.infer<typeof ZTransportKind>;
 
 export const INVALID_NUMBER_MESSAGE = 'E.164 format required, for example +15555555555';
@@ -36,6 +41,25 @@ export const ZTwilioCredentials = z
   });
 export type TTwilioCredentials = z.infer<typeof ZTwilioCredentials>;
 
+/**
+ * Instagram through Meta's Messenger Platform: the Facebook page's access token (the page linked to
+ * the Instagram business account) and the Meta app's secret (it signs the webhooks).
+ */
+export const ZMetaCredentials = z.object({
+  pageAccessToken: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_\-|.]{20,1000}$/, 'Paste the whole page access token (letters and digits, as Meta shows it)'),
+  appSecret: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{32}$/, 'The app secret is 32 hexadecimal characters (App settings → Basic in Meta)'),
+});
+export type TMetaCredentials = z.infer<typeof ZMetaCredentials>;
+
+export const ZChannelStatus = z.enum(['pending_connection', 'live', 'error']);
+export type TChannelStatus = z.infer<typeof ZChannelStatus>;
+
 /** The sender: a phone number (a WhatsApp-enabled one for WhatsApp) or a Twilio messaging service. */
 export const ZSender = z
   .object({
@@ -53,13 +77,17 @@ export const ZSender = z
   });
 export type TSender = z.infer<typeof ZSender>;
 
-/** POST /api/channels: an SMS or WhatsApp agent of a sub-account. Without Twilio credentials it uses the sandbox. */
+/**
+ * POST /api/channels: an SMS, WhatsApp or Instagram agent of a sub-account. Without Twilio (or, for
+ * Instagram, Meta) credentials it uses the sandbox.
+ */
 export const ZCreateChannelConnectionRequest = z.object({
   subaccountId: z.string().max(64),
-  type: ZMessagingChannel,
+  type: ZChannelType,
   buildId: z.string().max(64),
   connectionName: z.string().trim().min(1).max(80).optional(),
   twilio: ZTwilioCredentials.optional(),
+  meta: ZMetaCredentials.optional(),
   sender: ZSender.optional(),
   /** Messages per second per sender for campaigns; 0 = as fast as the transport takes them. */
   sendRatePerSecond: z.number().int().min(0).max(1000).optional(),
@@ -72,6 +100,7 @@ export const ZUpdateChannelConnectionRequest = z
     buildId: z.string().max(64).optional(),
     connectionName: z.string().trim().min(1).max(80).optional(),
     twilio: ZTwilioCredentials.nullable().optional(),
+    meta: ZMetaCredentials.nullable().optional(),
     sender: ZSender.optional(),
     sendRatePerSecond: z.number().int().min(0).max(1000).optional(),
   })
@@ -82,18 +111,37 @@ export type TUpdateChannelConnectionRequest = z.infer<typeof ZUpdateChannelConne
 export const ZChannelConnection = z.object({
   connectionId: z.string(),
   subaccountId: z.string(),
-  type: ZMessagingChannel,
+  type: ZChannelType,
+  /**
+   * The connection's state: pending_connection (Meta's OAuth started, not finished; appSlug says
+   * which app), live, or error (statusCode says why: the provider refused the credentials). A
+   * connection that does not exist is "not connected".
+   */
+  status: ZChannelStatus,
+  appSlug: z.string().nullable(),
+  statusCode: z.string().nullable(),
+  statusMessage: z.string().nullable(),
   connectionName: z.string(),
   buildId: z.string().nullable(),
   transport: ZTransportKind,
   accountSid: z.string().nullable(),
   /** Last four characters of the stored secret (auth token or API key secret); never the secret. */
   secretLast4: z.string().nullable(),
-  credentialKind: z.enum(['auth_token', 'api_key']).nullable(),
+  credentialKind: z.enum(['auth_token', 'api_key', 'page_token', 'oauth']).nullable(),
   sender: z.object({ phoneNumber: z.string().nullable(), messagingServiceSid: z.string().nullable() }),
   sendRatePerSecond: z.number(),
-  /** Paste into Twilio as the number's "A message comes in" and status callback URL. */
+  /** Paste into Twilio as the number's "A message comes in" and status callback URL (Instagram: Meta's callback URL). */
   webhookUrl: z.string(),
+  /** Instagram: the business account the connection answers for, and the webhook's verify token. */
+  instagram: z
+    .object({
+      accountId: z.string().nullable(),
+      username: z.string().nullable(),
+      pageId: z.string().nullable(),
+      verifyToken: z.string().nullable(),
+      webhookVerifiedAt: z.string().nullable(),
+    })
+    .nullable(),
   verifiedAt: z.string().nullable(),
   createdAt: z.string(),
 });
@@ -116,10 +164,27 @@ export const ZChannelMessage = z.object({
 export type TChannelMessage = z.infer<typeof ZChannelMessage>;
 export const ZChannelMessageList = z.object({ messages: z.array(ZChannelMessage) });
 
-/** POST /api/channels/{connectionId}/sandbox/inbound: the sandbox phone texts the agent. */
+/**
+ * POST /api/channels/{connectionId}/sandbox/inbound: the sandbox phone texts the agent. `from` is
+ * an E.164 number (SMS, WhatsApp) or an Instagram username (Instagram), checked per channel.
+ */
 export const ZSandboxInboundRequest = z.object({
-  from: ZE164,
+  from: z.string().trim().min(1, 'Enter who is writing').max(40),
   body: z.string().max(1600).default(''),
   mediaUrls: z.array(z.url().max(2000)).max(10).optional(),
 });
 export type TSandboxInboundRequest = z.infer<typeof ZSandboxInboundRequest>;
+
+/** An Instagram username as the sandbox takes it (letters, digits, dots and underscores; 30 at most). */
+export const INSTAGRAM_USERNAME = /^[A-Za-z0-9._]{1,30}$/;
+
+/** GET /api/channels/instagram/setup: whether Meta's OAuth is configured on this server. */
+export const ZInstagramSetup = z.object({ oauthAvailable: z.boolean(), graphUrl: z.string() });
+export type TInstagramSetup = z.infer<typeof ZInstagramSetup>;
+
+/** POST /api/channels/instagram/oauth/start: begins Meta's OAuth for a new Instagram agent. */
+export const ZInstagramOauthStartRequest = z.object({
+  subaccountId: z.string().max(64),
+  buildId: z.string().max(64),
+});
+export const ZInstagramOauthStart = z.object({ connectionId: z.string(), url: z.string() });

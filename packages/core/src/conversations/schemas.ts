@@ -1,6 +1,16 @@
 import { z } from 'zod';
 
-export const ZChannel = z.enum(['test', 'widget', 'website-block', 'demo', 'api', 'evaluation', 'sms', 'whatsapp']);
+export const ZChannel = z.enum([
+  'test',
+  'widget',
+  'website-block',
+  'demo',
+  'api',
+  'evaluation',
+  'sms',
+  'whatsapp',
+  'instagram',
+]);
 export type TChannel = z.infer<typeof ZChannel>;
 
 export const ZMessageSource = z.object({ documentId: z.string(), name: z.string(), excerpt: z.string() });

@@ -77,6 +77,8 @@ export const ERROR_CODES = {
   MESSAGE_INVALID_NUMBER: entry(422, 'Use E.164 format, for example +15555555555.'),
   CAMPAIGN_NOT_FOUND: entry(404, 'The campaign does not exist or was deleted.'),
   TWILIO_API_ERROR: entry(502, 'Twilio answered with an error. Please try again.'),
+  META_AUTH_FAILED: entry(401, 'Meta refused the Instagram credentials.', ['Update Credentials']),
+  META_API_ERROR: entry(502, 'Meta answered with an error. Please try again.'),
   CONTACT_NOT_FOUND: entry(404, 'The contact does not exist or was deleted.'),
   SESSION_EXPIRED: entry(410, 'The messaging session expired.', ['Reconnect']),
   MEDIA_UPLOAD_FAILED: entry(422, 'The file is too large or of an unsupported type.'),

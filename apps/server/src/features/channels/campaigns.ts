@@ -181,7 +181,14 @@ const scheduleOf = (input: TCampaignInput, timeZone: string) => {
 
 export const createCampaign = async (deps: Deps, subaccountId: string, connectionId: string, input: TCampaignInput) => {
   const channel = await ownedChannel(deps.db, subaccountId, connectionId);
-  await checkVariables(deps.db, subaccountId, input, channel.connection.type);
+  const type = channel.connection.type;
+  if (type === 'instagram')
+    throw new AppError(
+      'VALIDATION_ERROR',
+      'Campaigns are for SMS and WhatsApp agents: Instagram allows messages only within 24 hours of the contact writing.',
+      { field: 'connectionId' },
+    );
+  await checkVariables(deps.db, subaccountId, input, type);
   if (input.mediaUrl) await checkMedia(deps, input.mediaUrl, 'mediaUrl');
   const settings = await messagingSettings(deps.db, subaccountId);
   const quiet = input.quietHours === undefined ? settings.quietHours : input.quietHours;
@@ -191,7 +198,7 @@ export const createCampaign = async (deps: Deps, subaccountId: string, connectio
       id: newId('campaign'),
       subaccountId,
       connectionId,
-      channel: channel.connection.type,
+      channel: type,
       name: input.name,
       audience: input.audience,
       message: input.message,

@@ -1,4 +1,11 @@
-import { KEYWORD_REPLIES, keywordOf, splitMessage, splitSms, WHATSAPP_PART_LIMIT } from '@switchboard/core';
+import {
+  INSTAGRAM_PART_LIMIT,
+  KEYWORD_REPLIES,
+  keywordOf,
+  splitMessage,
+  splitSms,
+  WHATSAPP_PART_LIMIT,
+} from '@switchboard/core';
 import { and, desc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
@@ -18,16 +25,17 @@ export const CHANNEL_INBOUND_JOB = 'channel:inbound';
 const REPLY_ATTRIBUTION_MS = 7 * 86_400_000;
 
 export interface InboundMessage {
+  /** An E.164 number, or on Instagram the contact's Instagram-scoped id (the sandbox: a username). */
   from: string;
   body: string;
-  /** The provider's id (Twilio's MessageSid); the same id twice is one message. */
+  /** The provider's id (Twilio's MessageSid, Meta's mid); the same id twice is one message. */
   providerSid: string;
   mediaUrls: string[];
 }
 
 /**
  * Stores an inbound message and the job that answers it, in one transaction. A message whose
- * provider id was already stored is a duplicate (Twilio retries webhooks): nothing happens.
+ * provider id was already stored is a duplicate (Twilio and Meta retry webhooks): nothing happens.
  */
 export const receiveInbound = async (deps: Deps, channel: Channel, message: InboundMessage) => {
   const id = newId('channelMessage');
@@ -113,12 +121,17 @@ const confirmsKeywordsItself = (channel: Channel) =>
   channel.account.transport === 'twilio' && channel.connection.type === 'sms';
 
 const splitFor = (channel: Channel, text: string) =>
-  channel.connection.type === 'whatsapp' ? splitMessage(text, WHATSAPP_PART_LIMIT) : splitSms(text);
+  channel.connection.type === 'whatsapp'
+    ? splitMessage(text, WHATSAPP_PART_LIMIT)
+    : channel.connection.type === 'instagram'
+      ? splitMessage(text, INSTAGRAM_PART_LIMIT)
+      : splitSms(text);
 
 /**
- * Answers one inbound message: carrier keywords first (an opted-out number gets nothing more until
- * START), then the agent through the same reply path as the widget (thread, knowledge, tools,
- * metering, human take-over), split into SMS-sized parts.
+ * Answers one inbound message: on SMS and WhatsApp carrier keywords first (an opted-out number gets
+ * nothing more until START), then the agent through the same reply path as the widget (thread,
+ * knowledge, tools, metering, human take-over), split into the channel's message size. Instagram
+ * has no carrier keywords and no phone contacts: its messages go straight to the agent.
  */
 export const answerInbound = async (deps: Deps, messageId: string) => {
   const [message] = await deps.db.select().from(channelMessages).where(eq(channelMessages.id, messageId));
@@ -127,7 +140,8 @@ export const answerInbound = async (deps: Deps, messageId: string) => {
   if (!channel) return { skipped: 'connection deleted' };
   const subaccountId = channel.connection.subaccountId;
   const phone = message.contactPhone;
-  const keyword = keywordOf(message.body);
+  const phoneChannel = channel.connection.type !== 'instagram';
+  const keyword = phoneChannel ? keywordOf(message.body) : null;
   const confirm = async (text: string) => {
     if (confirmsKeywordsItself(channel)) return;
     await queueOutbound(deps, channel, { to: phone, parts: [text], key: `keyword:${message.id}`, keywordReply: true });
@@ -148,9 +162,11 @@ export const answerInbound = async (deps: Deps, messageId: string) => {
     await confirm(KEYWORD_REPLIES.help(companyName));
     return { keyword };
   }
-  const contact = await contactForPhone(deps.db, subaccountId, phone);
-  if (contact.optedOut) return { skipped: 'opted out' };
-  await attributeToCampaign(deps, channel, phone, 'replied');
+  if (phoneChannel) {
+    const contact = await contactForPhone(deps.db, subaccountId, phone);
+    if (contact.optedOut) return { skipped: 'opted out' };
+    await attributeToCampaign(deps, channel, phone, 'replied');
+  }
   if (!channel.connection.buildId) return { skipped: 'no agent' };
   const text = message.body.trim() || (message.mediaUrls.length ? '[The contact sent an attachment]' : '');
   if (!text) return { skipped: 'empty message' };

@@ -1,18 +1,21 @@
-import type { TMessagingChannel } from '@switchboard/core';
+import type { TChannelType } from '@switchboard/core';
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { enqueueJob, RetryableJobError, registerJobHandler } from '../../platform/jobs';
-import { type Channel, findChannel, transportOf, webhookUrlOf } from './connections';
+import { type Channel, findChannel, markChannelError, transportOf, webhookUrlOf } from './connections';
 import { channelMessages, contacts } from './schema';
 import { TransportError } from './transport';
 
 export const CHANNEL_SEND_JOB = 'channel:send';
 /** Sends of one message: the first and up to five retries of temporary failures. */
 const SEND_ATTEMPTS = 6;
-/** WhatsApp's customer service window: free-form messages only this long after the contact's last message. */
+/**
+ * WhatsApp's customer service window and Meta's standard messaging window on Instagram: free-form
+ * messages only this long after the contact's last message.
+ */
 export const WHATSAPP_WINDOW_MS = 24 * 3_600_000;
 
 /** Live events of a connection's messages (the sandbox phone, the campaign figures). */
@@ -27,7 +30,7 @@ export const publishMessage = (deps: Deps, row: Pick<MessageRow, 'id' | 'connect
     status: row.status,
   });
 
-/** When the contact last wrote to this connection (the start of WhatsApp's 24-hour window), or null. */
+/** When the contact last wrote to this connection (the start of the 24-hour window), or null. */
 export const lastInboundAt = async (deps: Deps, connectionId: string, phone: string): Promise<Date | null> => {
   const rows = await deps.db
     .select({ at: channelMessages.createdAt })
@@ -51,6 +54,12 @@ export const insideWhatsappWindow = async (deps: Deps, connectionId: string, pho
 
 export const SESSION_EXPIRED_MESSAGE =
   'The 24-hour WhatsApp window with this contact has closed. Send an approved template instead.';
+export const INSTAGRAM_WINDOW_MESSAGE =
+  "Meta's 24-hour messaging window with this contact has closed: Instagram accepts a message again once they write.";
+
+/** Channels that answer only inside the 24-hour window (WhatsApp free-form messages, Instagram). */
+const windowMessage = (type: TChannelType, contentSid: string | null) =>
+  type === 'instagram' ? INSTAGRAM_WINDOW_MESSAGE : type === 'whatsapp' && !contentSid ? SESSION_EXPIRED_MESSAGE : null;
 
 export interface QueueInput {
   to: string;
@@ -136,7 +145,7 @@ const updateMessage = async (deps: Deps, row: MessageRow, values: Partial<Messag
  */
 export const sendStored = async (deps: Deps, channel: Channel, row: MessageRow, options: { keywordReply: boolean }) => {
   if (row.status !== 'queued' && row.status !== 'sending') return;
-  const type = channel.connection.type as TMessagingChannel;
+  const type = channel.connection.type;
   if (!options.keywordReply && (await isOptedOut(deps, row.subaccountId, row.contactPhone))) {
     await updateMessage(deps, row, {
       status: 'failed',
@@ -145,16 +154,10 @@ export const sendStored = async (deps: Deps, channel: Channel, row: MessageRow, 
     });
     return;
   }
-  if (
-    type === 'whatsapp' &&
-    !row.contentSid &&
-    !(await insideWhatsappWindow(deps, row.connectionId, row.contactPhone))
-  ) {
-    await updateMessage(deps, row, {
-      status: 'failed',
-      errorCode: 'SESSION_EXPIRED',
-      errorMessage: SESSION_EXPIRED_MESSAGE,
-    });
+  const closed = windowMessage(type, row.contentSid);
+  if (closed && !(await insideWhatsappWindow(deps, row.connectionId, row.contactPhone))) {
+    // Not sent, and why is recorded on the message.
+    await updateMessage(deps, row, { status: 'failed', errorCode: 'SESSION_EXPIRED', errorMessage: closed });
     return;
   }
   await deps.db
@@ -178,11 +181,18 @@ export const sendStored = async (deps: Deps, channel: Channel, row: MessageRow, 
       throw new RetryableJobError(error.message, { retryAfterMs: error.retryAfterMs, cause: error });
     }
     const code = error instanceof TransportError ? (error.errorCode ?? String(error.httpStatus ?? '')) : 'SEND_FAILED';
+    // Meta's own answer for a message outside the window (10 / 2018278).
+    const outside = code === '10/2018278';
     await updateMessage(deps, row, {
       status: 'failed',
-      errorCode: code || 'SEND_FAILED',
-      errorMessage: (error as Error).message,
+      errorCode: outside ? 'SESSION_EXPIRED' : code || 'SEND_FAILED',
+      errorMessage: outside ? INSTAGRAM_WINDOW_MESSAGE : (error as Error).message,
     });
+    if (error instanceof TransportError && error.authFailed)
+      await markChannelError(deps, channel.connection.id, {
+        code: type === 'instagram' ? 'META_AUTH_FAILED' : 'TWILIO_AUTH_FAILED',
+        message: error.message,
+      });
     throw error;
   }
 };
@@ -216,14 +226,16 @@ export const registerChannelSendJob = () =>
   });
 
 /**
- * A person's answer from the inbox, for an SMS or WhatsApp thread: `check` refuses before anything
- * is stored (WhatsApp outside its window, an opted-out contact), `send` queues it for the phone.
+ * A person's answer from the inbox, for an SMS, WhatsApp or Instagram thread: refused before
+ * anything is stored (WhatsApp or Instagram outside the 24-hour window, an opted-out contact);
+ * otherwise the returned function queues it for the contact.
  */
 export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone: string | null) => {
   const channel = await findChannel(deps.db, connectionId);
   if (!channel || !phone) return null;
-  if (channel.connection.type === 'whatsapp' && !(await insideWhatsappWindow(deps, channel.connection.id, phone)))
-    throw new AppError('SESSION_EXPIRED', SESSION_EXPIRED_MESSAGE);
+  const closed = windowMessage(channel.connection.type, null);
+  if (closed && !(await insideWhatsappWindow(deps, channel.connection.id, phone)))
+    throw new AppError('SESSION_EXPIRED', closed);
   if (await isOptedOut(deps, channel.connection.subaccountId, phone))
     throw new AppError(
       'MESSAGE_SEND_FAILED',

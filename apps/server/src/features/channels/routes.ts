@@ -1,9 +1,12 @@
 import fastifyMultipart from '@fastify/multipart';
 import {
   CONTACT_IMPORT_MAX_BYTES,
+  INSTAGRAM_USERNAME,
+  INVALID_NUMBER_MESSAGE,
   ZChannelConnection,
   ZChannelConnectionList,
   ZChannelMessageList,
+  ZChannelType,
   ZContact,
   ZContactImportMapping,
   ZContactImportPreview,
@@ -12,7 +15,7 @@ import {
   ZContactListQuery,
   ZCreateChannelConnectionRequest,
   ZCreateContactRequest,
-  ZMessagingChannel,
+  ZE164,
   ZMessagingSettings,
   ZPatchMessagingSettingsRequest,
   ZSandboxInboundRequest,
@@ -44,6 +47,13 @@ const fromConnection: SubaccountResolver = async (request, deps) => {
 const fromBody: SubaccountResolver = async (request) =>
   (request.body as { subaccountId?: string } | undefined)?.subaccountId;
 
+/** The sandbox phone's sender on SMS and WhatsApp: strictly E.164, as Twilio sends it. */
+const e164From = (raw: string) => {
+  const parsed = ZE164.safeParse(raw);
+  if (!parsed.success) throw new AppError('VALIDATION_ERROR', INVALID_NUMBER_MESSAGE, { field: 'from' });
+  return parsed.data;
+};
+
 const uploadedFile = async (request: FastifyRequest) => {
   const fields: Record<string, string> = {};
   let buffer: Buffer | null = null;
@@ -68,7 +78,7 @@ const uploadedFile = async (request: FastifyRequest) => {
   return { buffer, fields };
 };
 
-/** SMS and WhatsApp connections, the sandbox phone, contacts and the messaging profile. */
+/** SMS, WhatsApp and Instagram connections, the sandbox phone, contacts and the messaging profile. */
 export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   registerChannelSendJob();
@@ -82,7 +92,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         params: z.object({ subaccountId: z.string().max(64) }),
-        querystring: z.object({ type: ZMessagingChannel }),
+        querystring: z.object({ type: ZChannelType }),
         response: { 200: ZChannelConnectionList },
       },
     },
@@ -168,12 +178,23 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const channel = await channels.ownedChannel(deps.db, tenantOf(request).subaccountId, request.params.connectionId);
+      const instagram = channel.connection.type === 'instagram';
       if (channel.account.transport !== 'sandbox')
-        throw new AppError('CONFLICT', 'This connection sends through Twilio; text its number from a real phone.');
+        throw new AppError(
+          'CONFLICT',
+          instagram
+            ? 'This connection answers through Meta; send a direct message to the Instagram account instead.'
+            : 'This connection sends through Twilio; text its number from a real phone.',
+        );
       if (!request.body.body.trim() && !request.body.mediaUrls?.length)
         throw new AppError('VALIDATION_ERROR', 'Type a message', { field: 'body' });
+      const from = request.body.from.replace(/^@/, '');
+      if (instagram && !INSTAGRAM_USERNAME.test(from))
+        throw new AppError('VALIDATION_ERROR', 'Use letters, digits, dots and underscores, at most 30', {
+          field: 'from',
+        });
       const result = await receiveInbound(deps, channel, {
-        from: request.body.from,
+        from: instagram ? from : e164From(request.body.from),
         body: request.body.body,
         providerSid: `SBXIN${newToken(12)}`,
         mediaUrls: request.body.mediaUrls ?? [],

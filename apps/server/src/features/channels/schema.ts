@@ -4,29 +4,56 @@ import { connections } from '../connections/schema';
 import { subaccounts } from '../tenancy/schema';
 
 /**
- * How an SMS or WhatsApp connection (a `connections` row of type sms/whatsapp) sends: the sandbox,
- * or Twilio with encrypted credentials and a sender.
+ * How an SMS, WhatsApp or Instagram connection (a `connections` row of type sms/whatsapp/instagram)
+ * sends: the sandbox, Twilio, or Meta's Graph API, with encrypted credentials; and its state.
  */
-export const channelAccounts = pgTable('channel_accounts', {
-  connectionId: text('connection_id')
-    .primaryKey()
-    .references(() => connections.id, { onDelete: 'cascade' }),
-  subaccountId: text('subaccount_id').notNull(),
-  transport: text('transport', { enum: ['sandbox', 'twilio'] }).notNull(),
-  accountSid: text('account_sid'),
-  credentialKind: text('credential_kind', { enum: ['auth_token', 'api_key'] }),
-  apiKeySid: text('api_key_sid'),
-  /** The auth token or API key secret, AES-256-GCM (platform/crypto). */
-  secretEncrypted: text('secret_encrypted'),
-  secretLast4: text('secret_last4'),
-  /** The auth token that signs webhooks (with an API key the account's auth token is still needed for that). */
-  webhookTokenEncrypted: text('webhook_token_encrypted'),
-  senderPhone: text('sender_phone'),
-  messagingServiceSid: text('messaging_service_sid'),
-  sendRatePerSecond: integer('send_rate_per_second').notNull().default(0),
-  verifiedAt: timestamp('verified_at', { withTimezone: true }),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const channelAccounts = pgTable(
+  'channel_accounts',
+  {
+    connectionId: text('connection_id')
+      .primaryKey()
+      .references(() => connections.id, { onDelete: 'cascade' }),
+    subaccountId: text('subaccount_id').notNull(),
+    transport: text('transport', { enum: ['sandbox', 'twilio', 'meta'] }).notNull(),
+    /**
+     * pending_connection (an OAuth started and not finished; `appSlug` names the app, e.g. instagram),
+     * live, or error (`statusCode`/`statusMessage`: the provider refused the credentials or the OAuth failed).
+     */
+    status: text('status', { enum: ['pending_connection', 'live', 'error'] })
+      .notNull()
+      .default('live'),
+    appSlug: text('app_slug'),
+    statusCode: text('status_code'),
+    statusMessage: text('status_message'),
+    accountSid: text('account_sid'),
+    credentialKind: text('credential_kind', { enum: ['auth_token', 'api_key', 'page_token', 'oauth'] }),
+    apiKeySid: text('api_key_sid'),
+    /** The auth token, API key secret or Meta page access token, AES-256-GCM (platform/crypto). */
+    secretEncrypted: text('secret_encrypted'),
+    secretLast4: text('secret_last4'),
+    /**
+     * The secret that signs webhooks: Twilio's auth token (with an API key the account's auth token is
+     * still needed for that), or the Meta app secret (X-Hub-Signature-256).
+     */
+    webhookTokenEncrypted: text('webhook_token_encrypted'),
+    /** Instagram: the business account (entry.id of Meta's webhooks), its username and its Facebook page. */
+    externalAccountId: text('external_account_id'),
+    externalAccountName: text('external_account_name'),
+    pageId: text('page_id'),
+    /** Instagram: the token Meta's subscription handshake must present (hub.verify_token), encrypted. */
+    verifyTokenEncrypted: text('verify_token_encrypted'),
+    webhookVerifiedAt: timestamp('webhook_verified_at', { withTimezone: true }),
+    /** Meta OAuth in progress: sha256 of the state's secret half, bound to the browser by a cookie; and its expiry. */
+    oauthStateHash: text('oauth_state_hash'),
+    oauthStateExpiresAt: timestamp('oauth_state_expires_at', { withTimezone: true }),
+    senderPhone: text('sender_phone'),
+    messagingServiceSid: text('messaging_service_sid'),
+    sendRatePerSecond: integer('send_rate_per_second').notNull().default(0),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('channel_accounts_external_account_idx').on(table.externalAccountId)],
+);
 
 /** A sub-account's messaging profile: its time zone (campaign schedules), default country, quiet hours. */
 export const messagingProfiles = pgTable('messaging_profiles', {
@@ -62,7 +89,11 @@ export const contacts = pgTable(
   ],
 );
 
-/** Every SMS/WhatsApp message in or out of a connection, with its provider id and delivery state. */
+/**
+ * Every SMS, WhatsApp or Instagram message in or out of a connection, with its provider id (Twilio's
+ * MessageSid, Meta's mid) and delivery state. `contactPhone` is the contact's address on the channel:
+ * an E.164 number, or on Instagram the contact's Instagram-scoped id (the sandbox: a username).
+ */
 export const channelMessages = pgTable(
   'channel_messages',
   {
@@ -86,7 +117,7 @@ export const channelMessages = pgTable(
     threadId: text('thread_id'),
     /** Outbound: one message per key (campaign + contact, reply + part), kept through retries. */
     idempotencyKey: text('idempotency_key'),
-    transport: text('transport', { enum: ['sandbox', 'twilio'] }).notNull(),
+    transport: text('transport', { enum: ['sandbox', 'twilio', 'meta'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

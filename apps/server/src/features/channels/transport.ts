@@ -1,13 +1,13 @@
-import type { TMessagingChannel, TTransportKind } from '@switchboard/core';
+import type { TChannelType, TTransportKind } from '@switchboard/core';
 
 /**
- * One interface for every way a connection's messages travel: Twilio (SMS and WhatsApp) and the
- * sandbox phone. Inbound messages and delivery reports come back through `inbound.ts` whichever
- * transport carried them; the Instagram transport is meant to implement the same interface.
+ * One interface for every way a connection's messages travel: Twilio (SMS and WhatsApp), Meta's
+ * Graph API (Instagram) and the sandbox. Inbound messages and delivery reports come back through
+ * `inbound.ts` whichever transport carried them.
  */
 export interface OutboundMessage {
-  channel: TMessagingChannel;
-  /** E.164, without any channel prefix. */
+  channel: TChannelType;
+  /** E.164, without any channel prefix; on Instagram the contact's Instagram-scoped id. */
   to: string;
   body: string;
   mediaUrls?: string[];
@@ -26,7 +26,7 @@ export interface SendResult {
 export interface ChannelTransport {
   readonly kind: TTransportKind;
   send(message: OutboundMessage): Promise<SendResult>;
-  /** A cheap authenticated call that proves the credentials work (TWILIO_AUTH_FAILED otherwise). */
+  /** A cheap authenticated call that proves the credentials work (TWILIO_AUTH_FAILED / META_AUTH_FAILED otherwise). */
   verify(): Promise<void>;
 }
 
@@ -37,7 +37,7 @@ export interface ChannelTransport {
 export class TransportError extends Error {
   readonly transient: boolean;
   readonly httpStatus: number | null;
-  /** The provider's error code (Twilio's 21211, 21610, 63016 …), as text. */
+  /** The provider's error code (Twilio's 21211, 21610, 63016 …; Meta's 190, 10/2018278 …), as text. */
   readonly errorCode: string | null;
   readonly retryAfterMs: number | null;
   readonly authFailed: boolean;

@@ -4,7 +4,7 @@ import { subaccounts } from '../tenancy/schema';
 
 /**
  * A channel connection of a sub-account: a website widget, a website block, an SMS or a WhatsApp
- * agent (whose transport lives in channel_accounts). `settings` is a widget's saved design; `deployedSettings` is what live embeds use, copied from `settings` by Deploy.
+ * agent, or an Instagram agent (whose transport lives in channel_accounts). `settings` is a widget's saved design; `deployedSettings` is what live embeds use, copied from `settings` by Deploy.
  */
 export const connections = pgTable(
   'connections',
@@ -14,7 +14,7 @@ export const connections = pgTable(
       .notNull()
       .references(() => subaccounts.id, { onDelete: 'cascade' }),
     accountId: text('account_id').notNull(),
-    type: text('type', { enum: ['website-widget', 'website-block', 'sms', 'whatsapp'] }).notNull(),
+    type: text('type', { enum: ['website-widget', 'website-block', 'sms', 'whatsapp', 'instagram'] }).notNull(),
     name: text('name').notNull(),
     widgetId: text('widget_id').notNull(),
     buildId: text('build_id'),

@@ -14,7 +14,7 @@ export const threads = pgTable(
       .references(() => subaccounts.id, { onDelete: 'cascade' }),
     agentId: text('agent_id').notNull(),
     channel: text('channel', {
-      enum: ['test', 'widget', 'website-block', 'demo', 'api', 'evaluation', 'sms', 'whatsapp'],
+      enum: ['test', 'widget', 'website-block', 'demo', 'api', 'evaluation', 'sms', 'whatsapp', 'instagram'],
     }).notNull(),
     channelRef: text('channel_ref'),
     contactIdentifier: text('contact_identifier'),

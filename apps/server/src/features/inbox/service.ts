@@ -64,9 +64,9 @@ export const sendHumanReply = async (
   content: string,
 ) => {
   const { connection, thread } = await threadOf(deps, subaccountId, connectionId, threadId);
-  // SMS and WhatsApp answers also go out to the contact's phone (refused before storing when they cannot).
+  // SMS, WhatsApp and Instagram answers also go out to the contact (refused before storing when they cannot).
   const send =
-    connection.type === 'sms' || connection.type === 'whatsapp'
+    connection.type === 'sms' || connection.type === 'whatsapp' || connection.type === 'instagram'
       ? await humanReplyDelivery(deps, connectionId, thread.contactIdentifier)
       : null;
   if (!thread.handledByUserId) await setThreadHandler(deps.db, { subaccountId, threadId: thread.threadId, userId });

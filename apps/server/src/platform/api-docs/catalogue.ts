@@ -317,19 +317,19 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     'Below thresholdCredits, buy the chosen one-time credit pack with the saved payment method: at most once an hour, never twice at once.',
   ],
   'GET /api/subaccounts/{subaccountId}/channels': [
-    'List SMS and WhatsApp agents',
-    "The sub-account's SMS and WhatsApp connections with their transport (Twilio or sandbox).",
+    'List SMS, WhatsApp and Instagram agents',
+    "The sub-account's SMS, WhatsApp or Instagram connections with their transport (Twilio, Meta or sandbox) and state (pending_connection, live, error).",
   ],
   'POST /api/channels': [
-    'Create an SMS or WhatsApp agent',
-    'Creates a connection with its agent, sender and Twilio credentials (checked with one call and encrypted), or the sandbox without credentials.',
+    'Create an SMS, WhatsApp or Instagram agent',
+    'Creates a connection with its agent and Twilio credentials and sender, or for Instagram the page access token and app secret (checked with one call and encrypted), or the sandbox without credentials.',
   ],
   'GET /api/channels/{connectionId}': [
-    'Get an SMS or WhatsApp agent',
-    'The connection, its transport, sender and the webhook URL to paste into Twilio.',
+    'Get an SMS, WhatsApp or Instagram agent',
+    "The connection, its state, transport, sender and the webhook URL to paste into Twilio (Instagram: Meta's callback URL and verify token).",
   ],
   'PATCH /api/channels/{connectionId}': [
-    'Update an SMS or WhatsApp agent',
+    'Update an SMS, WhatsApp or Instagram agent',
     'Changes the agent, sender or credentials; new credentials are checked before they are saved.',
   ],
   'GET /api/channels/{connectionId}/messages': [
@@ -342,7 +342,19 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   ],
   'POST /api/channels/{connectionId}/sandbox/inbound': [
     'Text the sandbox',
-    'Sends a message to the agent as any number through the sandbox transport (STOP, START and HELP included).',
+    'Sends a message to the agent as any number (Instagram: as any username) through the sandbox transport (STOP, START and HELP included on SMS and WhatsApp).',
+  ],
+  'GET /api/channels/instagram/setup': [
+    'Instagram setup options',
+    'Whether "Connect with Meta" (OAuth) is configured on this server (META_APP_ID and META_APP_SECRET) and the Graph API base URL.',
+  ],
+  'POST /api/channels/instagram/oauth/start': [
+    'Start Connect with Meta',
+    "Creates the Instagram agent in state pending_connection (app_slug instagram) and answers Meta's login URL; its state parameter is bound to this browser.",
+  ],
+  'GET /api/channels/instagram/oauth/callback': [
+    'Finish Connect with Meta',
+    "Meta's redirect: checks the state, exchanges the code for the page token, subscribes the page to webhooks and returns to the Instagram Agent page.",
   ],
   'GET /api/channels/{connectId}/messaging-settings': [
     'Get messaging settings',

@@ -9,6 +9,7 @@ import { cn } from '../../lib/cn';
 import { showErrorDialog } from '../errors/error-dialog';
 
 const DEFAULT_PHONE = '+15555550123';
+const DEFAULT_USERNAME = 'sandbox.visitor';
 
 /** Every message of the connection, live: the sandbox phone's inbox and the numbers that have one. */
 const useMessages = (connectionId: string) =>
@@ -18,11 +19,15 @@ const useMessages = (connectionId: string) =>
       api<{ messages: TChannelMessage[] }>(`/api/channels/${connectionId}/messages?limit=500`, { silent: true }),
   });
 
-/** The sandbox phone: text the agent as any number, see every message to that number arrive, reply, STOP. */
+/**
+ * The sandbox phone: text the agent as any number, see every message to that number arrive, reply,
+ * STOP. For an Instagram agent it is an Instagram-style chat: write as any username.
+ */
 export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConnection; canEdit: boolean }) => {
   const client = useQueryClient();
   const messages = useMessages(connection.connectionId);
-  const [phone, setPhone] = useState(DEFAULT_PHONE);
+  const instagram = connection.type === 'instagram';
+  const [phone, setPhone] = useState(instagram ? DEFAULT_USERNAME : DEFAULT_PHONE);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const all = messages.data?.messages ?? [];
@@ -31,7 +36,8 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
     for (const message of all) seen.set(message.contactPhone, message);
     return [...seen.entries()].sort((a, b) => b[1].createdAt.localeCompare(a[1].createdAt));
   }, [all]);
-  const thread = all.filter((message) => message.contactPhone === phone);
+  const contact = instagram ? phone.trim().replace(/^@/, '') : phone;
+  const thread = all.filter((message) => message.contactPhone === contact);
   const bottom = useRef<HTMLLIElement | null>(null);
   const count = thread.length;
   useEffect(() => {
@@ -40,7 +46,7 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
   const send = useMutation({
     mutationFn: (body: string) =>
       api(`/api/channels/${connection.connectionId}/sandbox/inbound`, {
-        body: { from: phone.trim(), body },
+        body: { from: instagram ? contact : phone.trim(), body },
         silent: true,
       }),
     onSuccess: () => {
@@ -60,23 +66,26 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
   const sandbox = connection.transport === 'sandbox';
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[280px_minmax(0,420px)_1fr]">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[280px_minmax(0,420px)_1fr]">
       <Card className="p-0">
-        <h2 className="border-b border-border px-4 py-3 font-semibold">Numbers</h2>
+        <h2 className="border-b border-border px-4 py-3 font-semibold">{instagram ? 'Chats' : 'Numbers'}</h2>
         {!numbers.length ? <p className="p-4 text-sm text-muted">No messages yet.</p> : null}
-        <ul aria-label="Numbers with messages" className="max-h-[60vh] overflow-y-auto">
+        <ul
+          aria-label={instagram ? 'Accounts with messages' : 'Numbers with messages'}
+          className="max-h-[60vh] overflow-y-auto"
+        >
           {numbers.map(([number, last]) => (
             <li key={number}>
               <button
                 type="button"
                 onClick={() => setPhone(number)}
-                aria-current={number === phone ? 'true' : undefined}
+                aria-current={number === contact ? 'true' : undefined}
                 className={cn(
                   'w-full border-b border-border px-4 py-2 text-left text-sm hover:bg-surface-2',
-                  number === phone && 'bg-surface-2',
+                  number === contact && 'bg-surface-2',
                 )}
               >
-                <span className="block font-medium">{number}</span>
+                <span className="block font-medium">{instagram ? `@${number}` : number}</span>
                 <span className="block truncate text-xs text-muted">{last.body || '[attachment]'}</span>
               </button>
             </li>
@@ -84,7 +93,7 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
         </ul>
       </Card>
       <section
-        aria-label="Sandbox phone"
+        aria-label={instagram ? 'Instagram sandbox' : 'Sandbox phone'}
         className="mx-auto w-full max-w-[400px] rounded-[2.5rem] border-4 border-border bg-surface p-3 shadow-lg"
       >
         <div className="flex items-center justify-between px-3 pb-2 text-xs text-muted">
@@ -94,19 +103,47 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
           </span>
           <span>100%</span>
         </div>
+        {instagram ? (
+          <div className="mb-2 flex items-center gap-3 border-b border-border px-3 pb-2">
+            <span
+              aria-hidden="true"
+              className="flex h-9 w-9 items-center justify-center rounded-full bg-gradient-to-tr from-amber-400 via-pink-500 to-purple-600 text-sm font-bold text-white"
+            >
+              {(connection.instagram?.username ?? connection.connectionName).slice(0, 1).toUpperCase()}
+            </span>
+            <span className="min-w-0">
+              <span className="block truncate text-sm font-semibold">
+                {connection.instagram?.username ?? connection.connectionName}
+              </span>
+              <span className="block text-xs text-muted">Active now</span>
+            </span>
+          </div>
+        ) : null}
         <div className="px-3 pb-2">
-          <Label htmlFor="sandbox-from">Texting as</Label>
-          <Input id="sandbox-from" value={phone} onChange={(event) => setPhone(event.target.value)} inputMode="tel" />
-          <p className="mt-1 text-xs text-muted">
-            To {connection.sender.phoneNumber ?? connection.sender.messagingServiceSid}
-          </p>
+          <Label htmlFor="sandbox-from">{instagram ? 'Writing as (Instagram username)' : 'Texting as'}</Label>
+          <Input
+            id="sandbox-from"
+            value={phone}
+            onChange={(event) => setPhone(event.target.value)}
+            inputMode={instagram ? 'text' : 'tel'}
+            autoCapitalize="none"
+          />
+          {instagram ? null : (
+            <p className="mt-1 text-xs text-muted">
+              To {connection.sender.phoneNumber ?? connection.sender.messagingServiceSid}
+            </p>
+          )}
         </div>
         <ol
-          aria-label={`Messages with ${phone}`}
+          aria-label={`Messages with ${instagram ? `@${contact}` : phone}`}
           aria-live="polite"
           className="h-[380px] space-y-2 overflow-y-auto rounded-2xl bg-background p-3"
         >
-          {!thread.length ? <li className="text-center text-xs text-muted">Text the agent to start.</li> : null}
+          {!thread.length ? (
+            <li className="text-center text-xs text-muted">
+              {instagram ? 'Send the agent a message to start.' : 'Text the agent to start.'}
+            </li>
+          ) : null}
           {thread.map((message) => (
             <li
               key={message.messageId}
@@ -142,15 +179,17 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
               id="sandbox-text"
               value={draft}
               onChange={(event) => setDraft(event.target.value)}
-              placeholder="iMessage"
+              placeholder={instagram ? 'Message...' : 'iMessage'}
               maxLength={1600}
             />
             <Button type="submit" disabled={send.isPending || !draft.trim()}>
               Send
             </Button>
-            <Button type="button" variant="secondary" onClick={() => send.mutate('STOP')} disabled={send.isPending}>
-              STOP
-            </Button>
+            {instagram ? null : (
+              <Button type="button" variant="secondary" onClick={() => send.mutate('STOP')} disabled={send.isPending}>
+                STOP
+              </Button>
+            )}
           </form>
         ) : null}
         <FieldError>{error}</FieldError>
@@ -158,14 +197,20 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
       <Card>
         <h2 className="font-semibold">How the sandbox works</h2>
         <p className="mt-2 text-sm text-muted">
-          {sandbox
-            ? 'Nothing leaves this app. Text the agent as any number; campaign messages and the agent’s answers arrive here live. STOP opts the number out of every campaign and the agent until it texts START.'
-            : 'This connection sends through Twilio: text its number from a real phone. Every message in and out shows here live.'}
+          {instagram
+            ? sandbox
+              ? 'Nothing leaves this app. Write to the agent as any Instagram username, as a customer would in a direct message; the agent’s answers and your team’s replies from Conversations arrive here live.'
+              : 'This connection answers through Meta: send a direct message to the Instagram account from the Instagram app. Every message in and out shows here live.'
+            : sandbox
+              ? 'Nothing leaves this app. Text the agent as any number; campaign messages and the agent’s answers arrive here live. STOP opts the number out of every campaign and the agent until it texts START.'
+              : 'This connection sends through Twilio: text its number from a real phone. Every message in and out shows here live.'}
         </p>
-        <p className="mt-2 text-sm text-muted">
-          Twilio’s test numbers +15005550001 (invalid) and +15005550009 (not a mobile) fail in the sandbox as they would
-          on Twilio.
-        </p>
+        {instagram ? null : (
+          <p className="mt-2 text-sm text-muted">
+            Twilio’s test numbers +15005550001 (invalid) and +15005550009 (not a mobile) fail in the sandbox as they
+            would on Twilio.
+          </p>
+        )}
       </Card>
     </div>
   );

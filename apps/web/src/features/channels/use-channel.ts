@@ -1,12 +1,16 @@
-import type { TChannelConnection, TMessagingChannel } from '@switchboard/core';
+import type { TChannelConnection, TChannelType } from '@switchboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../lib/api';
 
-export const CHANNEL_NAMES: Record<TMessagingChannel, string> = { sms: 'SMS Agent', whatsapp: 'WhatsApp Agent' };
+export const CHANNEL_NAMES: Record<TChannelType, string> = {
+  sms: 'SMS Agent',
+  whatsapp: 'WhatsApp Agent',
+  instagram: 'Instagram Agent',
+};
 
-/** The sub-account's SMS or WhatsApp connections. */
-export const useChannels = (subaccountId: string, type: TMessagingChannel) =>
+/** The sub-account's SMS, WhatsApp or Instagram connections. */
+export const useChannels = (subaccountId: string, type: TChannelType) =>
   useQuery({
     queryKey: ['channels', subaccountId, type],
     queryFn: () =>

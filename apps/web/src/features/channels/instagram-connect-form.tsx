@@ -1,0 +1,199 @@
+import type { TChannelConnection, TInstagramSetup } from '@switchboard/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { FieldError, Input, Label, Select } from '../../components/ui/input';
+import { ApiError, api } from '../../lib/api';
+import { showErrorDialog } from '../errors/error-dialog';
+import { useBuilds } from '../widget/use-connection';
+
+type Way = 'sandbox' | 'token' | 'oauth';
+
+export const useInstagramSetup = () =>
+  useQuery({
+    queryKey: ['instagram-setup'],
+    queryFn: () => api<TInstagramSetup>('/api/channels/instagram/setup', { silent: true }),
+    staleTime: 60_000,
+  });
+
+/** Meta credentials: the page access token and the app secret (both stay on the server, encrypted). */
+export const MetaCredentialFields = ({
+  token,
+  secret,
+  onToken,
+  onSecret,
+  fieldError,
+  disabled,
+}: {
+  token: string;
+  secret: string;
+  onToken: (value: string) => void;
+  onSecret: (value: string) => void;
+  fieldError: (field: string) => string | null;
+  disabled?: boolean;
+}) => (
+  <div className="grid gap-4 sm:grid-cols-2">
+    <div>
+      <Label htmlFor="meta-token">Page access token</Label>
+      <Input
+        id="meta-token"
+        type="password"
+        value={token}
+        onChange={(event) => onToken(event.target.value)}
+        autoComplete="off"
+        placeholder="EAAG..."
+        disabled={disabled}
+      />
+      <FieldError>{fieldError('meta.pageAccessToken')}</FieldError>
+    </div>
+    <div>
+      <Label htmlFor="meta-secret">App secret</Label>
+      <Input
+        id="meta-secret"
+        type="password"
+        value={secret}
+        onChange={(event) => onSecret(event.target.value)}
+        autoComplete="off"
+        disabled={disabled}
+      />
+      <FieldError>{fieldError('meta.appSecret')}</FieldError>
+    </div>
+  </div>
+);
+
+/** Creates the sub-account's Instagram agent: an agent, and the sandbox, a page token, or Meta's OAuth. */
+export const InstagramConnectForm = ({ subaccountId }: { subaccountId: string }) => {
+  const client = useQueryClient();
+  const builds = useBuilds(subaccountId);
+  const setup = useInstagramSetup();
+  const [buildId, setBuildId] = useState('');
+  const [way, setWay] = useState<Way>('sandbox');
+  const [token, setToken] = useState('');
+  const [secret, setSecret] = useState('');
+  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
+  const list = builds.data?.builds ?? [];
+  const onError = (failure: unknown, retry: () => void) => {
+    if (failure instanceof ApiError && (failure.status === 422 || failure.status === 401) && failure.field)
+      setError({ field: failure.field.replace(/^body\./, ''), message: failure.message });
+    else showErrorDialog(failure, retry);
+  };
+  const create = useMutation({
+    mutationFn: () =>
+      api<TChannelConnection>('/api/channels', {
+        silent: true,
+        body: {
+          subaccountId,
+          type: 'instagram',
+          buildId,
+          ...(way === 'token' ? { meta: { pageAccessToken: token.trim(), appSecret: secret.trim() } } : {}),
+        },
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['channels', subaccountId, 'instagram'] }),
+    onError: (failure) => onError(failure, () => create.mutate()),
+  });
+  const oauth = useMutation({
+    mutationFn: () =>
+      api<{ url: string }>('/api/channels/instagram/oauth/start', { silent: true, body: { subaccountId, buildId } }),
+    onSuccess: ({ url }) => window.location.assign(url),
+    onError: (failure) => onError(failure, () => oauth.mutate()),
+  });
+  const fieldError = (field: string) => (error?.field === field ? error.message : null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!buildId) return setError({ field: 'buildId', message: 'Pick an agent' });
+    setError(null);
+    if (way === 'oauth') oauth.mutate();
+    else create.mutate();
+  };
+  const ways: [Way, string, string][] = [
+    ['sandbox', 'Sandbox', 'No Meta account needed. Chat with the agent inside this app.'],
+    [
+      'token',
+      'Page access token',
+      'The Facebook page linked to your Instagram professional account, and your app secret.',
+    ],
+  ];
+  if (setup.data?.oauthAvailable)
+    ways.push(['oauth', 'Connect with Meta', 'Sign in with Facebook and pick the page of your Instagram account.']);
+  const busy = create.isPending || oauth.isPending;
+
+  return (
+    <Card className="mx-auto max-w-2xl">
+      <h2 className="text-lg font-semibold">Connect the Instagram Agent</h2>
+      <p className="mt-1 text-sm text-muted">
+        The agent answers direct messages, story replies and story mentions of an Instagram professional account, within
+        Meta’s 24-hour messaging window. Without Meta credentials, try it in the sandbox.
+      </p>
+      <form onSubmit={submit} className="mt-5 space-y-5" noValidate>
+        <div>
+          <Label htmlFor="instagram-agent">Agent</Label>
+          <Select id="instagram-agent" value={buildId} onChange={(event) => setBuildId(event.target.value)}>
+            <option value="">
+              {builds.isLoading
+                ? 'Loading builds...'
+                : list.length
+                  ? 'Select an agent'
+                  : 'No builds available. Please create a build first.'}
+            </option>
+            {list.map((build) => (
+              <option key={build.buildId} value={build.buildId}>
+                {build.aiName}
+              </option>
+            ))}
+          </Select>
+          <FieldError>{fieldError('buildId')}</FieldError>
+          {!builds.isLoading && !list.length ? (
+            <Link to="/agents/create" className="mt-2 inline-block text-sm underline">
+              Create an agent
+            </Link>
+          ) : null}
+        </div>
+        <fieldset>
+          <legend className="mb-2 text-sm font-medium">Connect through</legend>
+          <div className="grid gap-2 sm:grid-cols-2">
+            {ways.map(([value, label, description]) => (
+              <label
+                key={value}
+                className="flex cursor-pointer gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary"
+              >
+                <input
+                  type="radio"
+                  name="instagram-way"
+                  value={value}
+                  checked={way === value}
+                  onChange={() => setWay(value)}
+                />
+                <span>
+                  <span className="block text-sm font-medium">{label}</span>
+                  <span className="block text-xs text-muted">{description}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {way === 'token' ? (
+          <MetaCredentialFields
+            token={token}
+            secret={secret}
+            onToken={setToken}
+            onSecret={setSecret}
+            fieldError={fieldError}
+          />
+        ) : null}
+        <Button type="submit" disabled={busy}>
+          {busy
+            ? way === 'token'
+              ? 'Checking credentials...'
+              : way === 'oauth'
+                ? 'Opening Meta...'
+                : 'Connecting...'
+            : way === 'oauth'
+              ? 'Continue with Meta'
+              : 'Connect'}
+        </Button>
+      </form>
+    </Card>
+  );
+};
