@@ -194,7 +194,7 @@ export const answerInbound = async (deps: Deps, messageId: string) => {
     if (error instanceof AppError && error.message === VISITOR_UNAVAILABLE) {
       // The contact reads the neutral sentence, never billing words; at most once an hour, so
       // an auto-responder on the other end cannot start an endless exchange.
-      const notified = await tellUnavailable(deps, channel, phone, message.id);
+      const notified = await tellUnavailable(deps, channel, phone);
       return { skipped: error.reason ?? error.message, notified };
     }
     throw error;
@@ -213,7 +213,7 @@ export const answerInbound = async (deps: Deps, messageId: string) => {
 const UNAVAILABLE_EVERY_MS = 3_600_000;
 
 /** Sends VISITOR_UNAVAILABLE to the contact unless it was sent to them in the last hour. */
-const tellUnavailable = async (deps: Deps, channel: Channel, phone: string, messageId: string) => {
+const tellUnavailable = async (deps: Deps, channel: Channel, phone: string) => {
   const recent = await deps.db
     .select({ id: channelMessages.id })
     .from(channelMessages)
@@ -228,8 +228,15 @@ const tellUnavailable = async (deps: Deps, channel: Channel, phone: string, mess
     )
     .limit(1);
   if (recent[0]) return false;
-  await queueOutbound(deps, channel, { to: phone, parts: [VISITOR_UNAVAILABLE], key: `unavailable:${messageId}` });
-  return true;
+  // One notice per contact and hour window, even when two messages are answered at once: the key
+  // of the window makes the second queueing add nothing.
+  const window = Math.floor(Date.now() / UNAVAILABLE_EVERY_MS);
+  const queued = await queueOutbound(deps, channel, {
+    to: phone,
+    parts: [VISITOR_UNAVAILABLE],
+    key: `unavailable:${channel.connection.id}:${phone}:${window}`,
+  });
+  return queued.length > 0;
 };
 
 export const registerInboundJob = () =>
