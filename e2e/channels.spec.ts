@@ -29,6 +29,8 @@ const newCampaign = async (page: Page, name: string, message: string) => {
   await expect(page.getByTestId('campaign-status')).toHaveText('Completed');
 };
 
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+
 test('an SMS campaign on the sandbox: import, send, reply, STOP, and the next campaign skips the number', async ({
   page,
 }) => {
@@ -100,6 +102,28 @@ test('an SMS campaign on the sandbox: import, send, reply, STOP, and the next ca
   await expect(page.getByText(/1 skipped/)).toBeVisible();
   await openTab(page, 'Contacts');
   await expect(page.getByRole('row', { name: /\+14155552672/ })).toContainText('Opted out (STOP)');
+
+  // A person answers from the inbox with a picture uploaded from the computer; the phone gets it.
+  await openTab(page, 'Conversations');
+  await page
+    .getByRole('list', { name: 'Conversations' })
+    .getByRole('button', { name: /\+14155552671/ })
+    .click();
+  await page
+    .getByLabel('Attach a file')
+    .setInputFiles({ name: 'not-a-picture.png', mimeType: 'image/png', buffer: Buffer.from('<html></html>') });
+  await expect(page.getByText('Send an image (JPEG, PNG, GIF or WebP) or a PDF.')).toBeVisible();
+  await page.getByLabel('Attach a file').setInputFiles({ name: 'panel.png', mimeType: 'image/png', buffer: PNG });
+  await expect(page.getByText('Attached: panel.png')).toBeVisible();
+  await page.getByLabel('Reply to the visitor').fill('Here is the panel we install.');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('list', { name: 'Transcript' }).getByRole('link', { name: 'Attachment' })).toBeVisible();
+  await expectAccessible(page);
+  await openTab(page, 'Sandbox phone');
+  await page.getByLabel('Texting as').fill('+14155552671');
+  const withPicture = page.getByRole('list', { name: 'Messages with +14155552671' });
+  await expect(withPicture.getByText('Here is the panel we install.')).toBeVisible();
+  await expect(withPicture.getByRole('link', { name: /Attachment/ })).toHaveAttribute('href', /\/api\/media\/med_/);
 });
 
 test('the SMS pages at phone width in the light theme', async ({ page }) => {

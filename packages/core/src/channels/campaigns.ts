@@ -6,6 +6,16 @@ import { ZMessagingChannel } from './schemas';
 export const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'application/pdf'] as const;
 export const MEDIA_MAX_BYTES = 5 * 1024 * 1024;
 
+/** POST /api/channels/{connectionId}/media: an uploaded image or PDF and the address it is sent from. */
+export const ZChannelMedia = z.object({
+  mediaId: z.string(),
+  url: z.string(),
+  fileName: z.string(),
+  contentType: z.enum(MEDIA_TYPES),
+  size: z.number().int(),
+});
+export type TChannelMedia = z.infer<typeof ZChannelMedia>;
+
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'paused', 'completed', 'cancelled'] as const;
 export const ZCampaignStatus = z.enum(CAMPAIGN_STATUSES);
 export type TCampaignStatus = z.infer<typeof ZCampaignStatus>;

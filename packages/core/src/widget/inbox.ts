@@ -40,4 +40,6 @@ export const ZHumanReplyRequest = z.object({
     .trim()
     .min(1, { error: 'Message is required' })
     .max(4000, { error: 'Use at most 4000 characters' }),
+  /** SMS and WhatsApp threads: one image or PDF (an uploaded file's address) sent with the reply. */
+  mediaUrls: z.array(z.string().max(2000)).max(1, { error: 'Attach one file at most' }).optional(),
 });

@@ -241,8 +241,14 @@ export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone
       'MESSAGE_SEND_FAILED',
       'This contact replied STOP and gets no more messages until they reply START.',
     );
-  return (input: { threadId: string; content: string; key: string }) =>
-    queueOutbound(deps, channel, { to: phone, parts: [input.content], key: input.key, threadId: input.threadId });
+  return (input: { threadId: string; content: string; mediaUrls?: string[]; key: string }) =>
+    queueOutbound(deps, channel, {
+      to: phone,
+      parts: [input.content],
+      mediaUrls: input.mediaUrls,
+      key: input.key,
+      threadId: input.threadId,
+    });
 };
 
 /** Messages of a connection, newest last (the sandbox phone, a contact's thread). */

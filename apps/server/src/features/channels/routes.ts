@@ -5,6 +5,7 @@ import {
   INVALID_NUMBER_MESSAGE,
   ZChannelConnection,
   ZChannelConnectionList,
+  ZChannelMedia,
   ZChannelMessageList,
   ZChannelType,
   ZContact,
@@ -27,12 +28,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromConnectId } from '../../platform/connect-id';
 import { AppError } from '../../platform/errors';
-import { fromParam, type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
+import { fromParam, publicAccess, type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
 import { newToken } from '../../platform/ids';
 import { openSse } from '../widget/sse';
 import * as channels from './connections';
 import * as contactService from './contacts';
 import { receiveInbound, registerInboundJob } from './inbound';
+import { readMedia, storeMedia } from './media';
 import { channelEvents, listMessages, registerChannelSendJob } from './outbound';
 import { requireE164 } from './phone';
 
@@ -107,6 +109,48 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) =>
       reply.status(201).send(await channels.createChannel(deps, tenantOf(request), request.body)),
+  );
+
+  app.post(
+    '/api/channels/:connectionId/media',
+    {
+      config: subaccountAccess('member', fromConnection),
+      schema: { tags, params: ZConnectionParams, response: { 201: ZChannelMedia } },
+    },
+    async (request, reply) => {
+      const { subaccountId } = tenantOf(request);
+      await channels.getChannel(deps, subaccountId, request.params.connectionId);
+      if (!request.isMultipart())
+        throw new AppError('MEDIA_UPLOAD_FAILED', 'Upload the file as multipart/form-data', { field: 'file' });
+      let file: { data: Buffer; fileName: string; truncated: boolean } | null = null;
+      try {
+        const part = await request.file();
+        if (part) file = { data: await part.toBuffer(), fileName: part.filename, truncated: part.file.truncated };
+      } catch {
+        throw new AppError('MEDIA_UPLOAD_FAILED', 'The file is larger than 5 MB.', { field: 'file' });
+      }
+      if (!file) throw new AppError('MEDIA_UPLOAD_FAILED', 'Choose an image or a PDF to upload', { field: 'file' });
+      return reply
+        .status(201)
+        .send(await storeMedia(deps, { subaccountId, connectionId: request.params.connectionId, ...file }));
+    },
+  );
+
+  // A file to send with a message, at its unguessable address (Twilio and Meta fetch it from here).
+  app.get(
+    '/api/media/:mediaId',
+    { config: publicAccess(), schema: { hide: true, params: z.object({ mediaId: z.string().max(80) }) } },
+    async (request, reply) => {
+      const media = await readMedia(deps, request.params.mediaId);
+      if (!media) throw new AppError('NOT_FOUND', 'The file does not exist or was deleted.');
+      return reply
+        .header('content-type', media.contentType)
+        .header('content-disposition', `inline; filename="${media.fileName}"`)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, max-age=86400')
+        .send(media.data);
+    },
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { connections } from '../connections/schema';
 import { subaccounts } from '../tenancy/schema';
 
@@ -198,4 +198,32 @@ export const campaignRecipients = pgTable(
     index('campaign_recipients_due_idx').on(table.campaignId, table.status, table.nextAttemptAt),
     index('campaign_recipients_phone_idx').on(table.phone, table.sentAt),
   ],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * A file uploaded to send with a message (an image or a PDF): kept in the database so every app
+ * process can serve it, at an address with an unguessable id that Twilio and Meta fetch.
+ */
+export const channelMedia = pgTable(
+  'channel_media',
+  {
+    id: text('id').primaryKey(),
+    subaccountId: text('subaccount_id')
+      .notNull()
+      .references(() => subaccounts.id, { onDelete: 'cascade' }),
+    connectionId: text('connection_id')
+      .notNull()
+      .references(() => connections.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    data: bytea('data').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('channel_media_connection_idx').on(table.connectionId)],
 );

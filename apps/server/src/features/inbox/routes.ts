@@ -111,6 +111,7 @@ export const inboxRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.threadId,
         callerOf(request).userId,
         request.body.content,
+        request.body.mediaUrls,
       ),
   );
 };

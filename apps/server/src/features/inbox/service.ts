@@ -1,5 +1,6 @@
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
+import { checkMedia } from '../channels/media';
 import { humanReplyDelivery } from '../channels/outbound';
 import { findConnection } from '../connections/repo';
 import { appendHumanMessage, getThreadWithMessages, setThreadHandler } from '../conversations/repo';
@@ -62,16 +63,24 @@ export const sendHumanReply = async (
   threadId: string,
   userId: string,
   content: string,
+  mediaUrls: string[] = [],
 ) => {
   const { connection, thread } = await threadOf(deps, subaccountId, connectionId, threadId);
+  const messaging = connection.type === 'sms' || connection.type === 'whatsapp' || connection.type === 'instagram';
+  if (mediaUrls.length && connection.type !== 'sms' && connection.type !== 'whatsapp')
+    throw new AppError('VALIDATION_ERROR', 'Files can be sent on SMS and WhatsApp conversations only.', {
+      field: 'mediaUrls',
+    });
+  for (const url of mediaUrls) await checkMedia(deps, url, 'mediaUrls');
   // SMS, WhatsApp and Instagram answers also go out to the contact (refused before storing when they cannot).
-  const send =
-    connection.type === 'sms' || connection.type === 'whatsapp' || connection.type === 'instagram'
-      ? await humanReplyDelivery(deps, connectionId, thread.contactIdentifier)
-      : null;
+  const send = messaging ? await humanReplyDelivery(deps, connectionId, thread.contactIdentifier) : null;
   if (!thread.handledByUserId) await setThreadHandler(deps.db, { subaccountId, threadId: thread.threadId, userId });
-  const message = await appendHumanMessage(deps, { subaccountId, threadId: thread.threadId, userId, content });
-  await send?.({ threadId: thread.threadId, content, key: `human:${message.id}` });
+  // The transcript shows the attachment as a link under the text.
+  const shown = mediaUrls.length
+    ? `${content}\n\n${mediaUrls.map((url) => `[Attachment](${url})`).join('\n')}`
+    : content;
+  const message = await appendHumanMessage(deps, { subaccountId, threadId: thread.threadId, userId, content: shown });
+  await send?.({ threadId: thread.threadId, content, mediaUrls, key: `human:${message.id}` });
   return transcript(deps, subaccountId, connectionId, threadId);
 };
 

@@ -15,6 +15,7 @@ import { FieldError, Input, Label, Textarea } from '../../components/ui/input';
 import { ApiError, api } from '../../lib/api';
 import { showErrorDialog } from '../errors/error-dialog';
 import { CampaignChart } from './campaign-chart';
+import { MediaUpload } from './media-upload';
 
 const STATUS_LABELS: Record<TCampaign['status'], string> = {
   draft: 'Draft',
@@ -209,12 +210,16 @@ const Editor = ({
         )}
         <div>
           <Label htmlFor="campaign-media">Image or PDF to attach (https address, optional)</Label>
-          <Input
-            id="campaign-media"
-            value={mediaUrl}
-            onChange={(e) => setMediaUrl(e.target.value)}
-            placeholder="https://..."
-          />
+          <div className="flex flex-wrap items-start gap-2">
+            <Input
+              id="campaign-media"
+              className="min-w-0 flex-1"
+              value={mediaUrl}
+              onChange={(e) => setMediaUrl(e.target.value)}
+              placeholder="https://..."
+            />
+            <MediaUpload connectionId={connection.connectionId} onUploaded={(media) => setMediaUrl(media.url)} />
+          </div>
           <FieldError>{errorFor('mediaUrl')}</FieldError>
         </div>
         <div className="grid gap-3 sm:grid-cols-3">

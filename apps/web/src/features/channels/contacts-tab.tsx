@@ -1,10 +1,4 @@
-import {
-  fromHttpFailure,
-  type TChannelConnection,
-  type TContactImportPreview,
-  type TContactImportReport,
-  type TContactList,
-} from '@switchboard/core';
+import type { TChannelConnection, TContactImportPreview, TContactImportReport, TContactList } from '@switchboard/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/button';
@@ -12,25 +6,7 @@ import { Card } from '../../components/ui/card';
 import { FieldError, Input, Label, Select } from '../../components/ui/input';
 import { ApiError, api } from '../../lib/api';
 import { showErrorDialog } from '../errors/error-dialog';
-
-/** Uploads the CSV (multipart) for the preview or the import; the server reads and checks it. */
-const upload = async <T,>(path: string, file: File, fields: Record<string, string> = {}): Promise<T> => {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  form.append('file', file);
-  const response = await fetch(path, { method: 'POST', body: form, credentials: 'include' });
-  const text = await response.text();
-  if (!response.ok) {
-    let field: string | undefined;
-    try {
-      field = (JSON.parse(text) as { error?: { field?: string } }).error?.field;
-    } catch {
-      field = undefined;
-    }
-    throw new ApiError(response.status, fromHttpFailure(response.status, text), { field });
-  }
-  return JSON.parse(text) as T;
-};
+import { uploadFile } from './upload';
 
 const ImportWizard = ({ connectId, onDone }: { connectId: string; onDone: () => void }) => {
   const [file, setFile] = useState<File | null>(null);
@@ -44,7 +20,7 @@ const ImportWizard = ({ connectId, onDone }: { connectId: string; onDone: () => 
   };
   const read = useMutation({
     mutationFn: (chosen: File) =>
-      upload<TContactImportPreview>(`/api/channels/${connectId}/contacts/import/preview`, chosen),
+      uploadFile<TContactImportPreview>(`/api/channels/${connectId}/contacts/import/preview`, chosen),
     onSuccess: (result) => {
       setPreview(result);
       setMapping({
@@ -58,7 +34,7 @@ const ImportWizard = ({ connectId, onDone }: { connectId: string; onDone: () => 
   });
   const run = useMutation({
     mutationFn: () =>
-      upload<TContactImportReport>(`/api/channels/${connectId}/contacts/import`, file as File, {
+      uploadFile<TContactImportReport>(`/api/channels/${connectId}/contacts/import`, file as File, {
         mapping: JSON.stringify({
           phone: mapping.phone,
           ...(mapping.name ? { name: mapping.name } : {}),

@@ -106,7 +106,9 @@ export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
           </nav>
           {tab === 'campaigns' ? <CampaignsTab connection={connection} canEdit={canEdit} /> : null}
           {tab === 'contacts' ? <ContactsTab connection={connection} canEdit={canEdit} /> : null}
-          {tab === 'conversations' ? <Inbox connectionId={connection.connectionId} canReply={canEdit} /> : null}
+          {tab === 'conversations' ? (
+            <Inbox connectionId={connection.connectionId} canReply={canEdit} canAttach />
+          ) : null}
           {tab === 'phone' ? <SandboxPhone connection={connection} canEdit={canEdit} /> : null}
           {tab === 'settings' ? (
             <SettingsTab connection={connection} connectId={connectId} canEdit={canEdit} role={context.role} />

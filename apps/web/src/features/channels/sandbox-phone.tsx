@@ -158,6 +158,17 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
                 )}
               >
                 <p className="whitespace-pre-wrap break-words">{message.body || '[attachment]'}</p>
+                {message.mediaUrls.map((url, index) => (
+                  <a
+                    key={url}
+                    href={url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="mt-1 block text-xs font-medium underline"
+                  >
+                    Attachment {message.mediaUrls.length > 1 ? index + 1 : ''}
+                  </a>
+                ))}
                 {message.direction === 'outbound' ? (
                   <p className="mt-1 text-[11px] opacity-80">
                     {message.campaignId ? 'Campaign · ' : ''}

@@ -37,7 +37,16 @@ export const InboxRoute = () => {
   );
 };
 
-export const Inbox = ({ connectionId, canReply }: { connectionId: string; canReply: boolean }) => {
+export const Inbox = ({
+  connectionId,
+  canReply,
+  canAttach = false,
+}: {
+  connectionId: string;
+  canReply: boolean;
+  /** SMS and WhatsApp: a reply can carry an image or a PDF. */
+  canAttach?: boolean;
+}) => {
   const client = useQueryClient();
   const [selected, setSelected] = useState<string | null>(null);
   const [limit, setLimit] = useState(25);
@@ -109,7 +118,12 @@ export const Inbox = ({ connectionId, canReply }: { connectionId: string; canRep
         ) : null}
       </Card>
       {current && transcript.data ? (
-        <Transcript connectionId={connectionId} transcript={transcript.data} canReply={canReply} />
+        <Transcript
+          connectionId={connectionId}
+          transcript={transcript.data}
+          canReply={canReply}
+          canAttach={canAttach}
+        />
       ) : (
         <Card className="text-sm text-muted">Choose a conversation to read its transcript.</Card>
       )}

@@ -1,4 +1,4 @@
-import type { TInboxTranscript } from '@switchboard/core';
+import type { TChannelMedia, TInboxTranscript } from '@switchboard/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Markdown } from '../../components/markdown';
@@ -7,6 +7,7 @@ import { Card } from '../../components/ui/card';
 import { Textarea } from '../../components/ui/input';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
+import { MediaUpload } from '../channels/media-upload';
 import { AddToTestSet } from '../evaluation/add-to-test-set';
 
 const WHO = { user: 'Visitor', assistant: 'Agent', human: 'Team' } as const;
@@ -16,13 +17,16 @@ export const Transcript = ({
   connectionId,
   transcript,
   canReply,
+  canAttach = false,
 }: {
   connectionId: string;
   transcript: TInboxTranscript;
   canReply: boolean;
+  canAttach?: boolean;
 }) => {
   const client = useQueryClient();
   const [reply, setReply] = useState('');
+  const [attachment, setAttachment] = useState<TChannelMedia | null>(null);
   const { thread } = transcript;
   const url = `/api/connections/${connectionId}/conversations/${thread.threadId}`;
   const refresh = (data: TInboxTranscript) => {
@@ -34,9 +38,13 @@ export const Transcript = ({
     onSuccess: refresh,
   });
   const send = useMutation({
-    mutationFn: (content: string) => api<TInboxTranscript>(`${url}/messages`, { body: { content } }),
+    mutationFn: (content: string) =>
+      api<TInboxTranscript>(`${url}/messages`, {
+        body: { content, ...(attachment ? { mediaUrls: [attachment.url] } : {}) },
+      }),
     onSuccess: (data) => {
       setReply('');
+      setAttachment(null);
       refresh(data);
     },
   });
@@ -93,13 +101,29 @@ export const Transcript = ({
         ))}
       </ol>
       {canReply ? (
-        <form onSubmit={submit} className="flex gap-2 border-t border-border p-3">
+        <form onSubmit={submit} className="flex flex-wrap gap-2 border-t border-border p-3">
+          {canAttach ? (
+            <div className="flex w-full flex-wrap items-center gap-2">
+              {attachment ? (
+                <>
+                  <span className="text-sm">
+                    Attached: <span className="font-medium">{attachment.fileName}</span>
+                  </span>
+                  <Button size="sm" variant="ghost" onClick={() => setAttachment(null)}>
+                    Remove attachment
+                  </Button>
+                </>
+              ) : (
+                <MediaUpload connectionId={connectionId} label="Attach a file" onUploaded={setAttachment} />
+              )}
+            </div>
+          ) : null}
           <Textarea
             aria-label="Reply to the visitor"
             placeholder={handled ? 'Reply to the visitor...' : 'Reply to take over the conversation...'}
             value={reply}
             onChange={(event) => setReply(event.target.value)}
-            className="min-h-10"
+            className="min-h-10 min-w-0 flex-1"
             onKeyDown={(event) => {
               if (event.key === 'Enter' && !event.shiftKey) submit(event);
             }}
