@@ -1,13 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_USERS, expectAccessible, signIn } from './support';
-
-const subaccountIdOf = async (page: Page, name: string): Promise<string> => {
-  const response = await page.request.get('/api/accounts');
-  const { accounts } = (await response.json()) as { accounts: { subaccounts: { id: string; name: string }[] }[] };
-  const found = accounts.flatMap((account) => account.subaccounts).find((sub) => sub.name === name);
-  if (!found) throw new Error(`No sub-account ${name}`);
-  return found.id;
-};
+import { DEMO_USERS, expectAccessible, signIn, subaccountIdOf } from './support';
 
 const openTab = async (page: Page, name: string) => {
   await page

@@ -4,6 +4,16 @@ import { DEMO_USERS, expectAccessible, signIn, subaccountIdOf } from './support'
 const channelState = (page: Page, subaccountId: string, channel: string) =>
   page.getByTestId(`channel-state-${subaccountId}-${channel}`);
 
+/** The state Launch must show for a messaging channel: earlier journeys may have connected it (a sandbox is live). */
+const messagingState = async (page: Page, subaccountId: string, type: 'sms' | 'whatsapp' | 'instagram') => {
+  const response = await page.request.get(`/api/subaccounts/${subaccountId}/channels?type=${type}`);
+  const { connections } = (await response.json()) as { connections: unknown[] };
+  return connections.length ? 'Live' : 'Not connected';
+};
+
+/** A figure of the connection dashboard, as a number. */
+const figure = async (page: Page, testId: string) => Number(await page.getByTestId(testId).textContent());
+
 /** A visitor's chat through the widget's public API (as the embedded widget sends it). */
 const visitorChat = async (page: Page, widgetId: string, n: number) => {
   const response = await page.request.post(`/api/widget/${widgetId}/chat`, {
@@ -19,6 +29,16 @@ test('Launch shows every channel’s true state; a paused widget refuses visitor
   test.setTimeout(180_000);
   await signIn(page, DEMO_USERS.admin);
   const subaccountId = await subaccountIdOf(page, 'Sunrise Solar');
+  // Earlier journeys may have chatted here today: the dashboard is checked against what was there.
+  await page.goto(`/${subaccountId}/dashboard`);
+  await expect(page.getByTestId('figure-messages-today')).toHaveText(/^\d+$/);
+  const messagesBefore = await figure(page, 'figure-messages-today');
+  const conversationsBefore = await figure(page, 'figure-conversations-today');
+  const expected = {
+    sms: await messagingState(page, subaccountId, 'sms'),
+    whatsapp: await messagingState(page, subaccountId, 'whatsapp'),
+    instagram: await messagingState(page, subaccountId, 'instagram'),
+  };
 
   // Launch from the sidebar: nothing is connected yet, Instagram included.
   const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
@@ -28,12 +48,15 @@ test('Launch shows every channel’s true state; a paused widget refuses visitor
   await expect(page.getByRole('banner').getByRole('heading', { level: 1 })).toHaveText('Launch Agents');
   const sunrise = page.getByRole('region', { name: 'Sunrise Solar' });
   await expect(sunrise).toBeVisible();
-  for (const channel of ['website-widget', 'website-block', 'sms', 'whatsapp', 'instagram'])
+  for (const channel of ['website-widget', 'website-block'])
     await expect(channelState(page, subaccountId, channel)).toHaveText('Not connected');
-  await expect(sunrise.getByRole('link', { name: 'Set up Instagram Agent for Sunrise Solar' })).toHaveAttribute(
-    'href',
-    `/${subaccountId}/link3`,
-  );
+  for (const channel of ['sms', 'whatsapp', 'instagram'] as const)
+    await expect(channelState(page, subaccountId, channel)).toHaveText(expected[channel]);
+  if (expected.instagram === 'Not connected')
+    await expect(sunrise.getByRole('link', { name: 'Set up Instagram Agent for Sunrise Solar' })).toHaveAttribute(
+      'href',
+      `/${subaccountId}/link3`,
+    );
   await expect(page.getByText(/not built yet/)).toHaveCount(0);
   await expectAccessible(page);
 
@@ -47,15 +70,17 @@ test('Launch shows every channel’s true state; a paused widget refuses visitor
   const { widgetId } = (await (await page.request.get(`/api/connections/${connectionId}`)).json()) as {
     widgetId: string;
   };
-  // A sandbox SMS agent too: live, and labelled as the sandbox.
-  const sms = await page.request.post('/api/channels', {
-    data: {
-      subaccountId,
-      type: 'sms',
-      buildId: (await (await page.request.get(`/api/connections/${connectionId}`)).json()).buildId,
-    },
-  });
-  expect(sms.status()).toBe(201);
+  // A sandbox SMS agent too (unless an earlier journey made one): live, and labelled as the sandbox.
+  if (expected.sms === 'Not connected') {
+    const sms = await page.request.post('/api/channels', {
+      data: {
+        subaccountId,
+        type: 'sms',
+        buildId: (await (await page.request.get(`/api/connections/${connectionId}`)).json()).buildId,
+      },
+    });
+    expect(sms.status()).toBe(201);
+  }
 
   await page.goto('/connect');
   const widgetRecord = page.getByTestId(`record-state-${connectionId}`);
@@ -107,26 +132,26 @@ test('Launch shows every channel’s true state; a paused widget refuses visitor
   // The dashboard's figures follow a few more chats.
   await page.goto(`/${subaccountId}/dashboard`);
   const messagesToday = page.getByTestId('figure-messages-today');
-  await expect(messagesToday).toHaveText('4');
+  await expect(messagesToday).toHaveText(String(messagesBefore + 4));
   await expect(page.getByTestId(`widget-usage-${connectionId}`)).toHaveText('2 / 200');
   await expect(page.getByRole('figure', { name: 'Messages per day per channel' })).toBeVisible();
   for (let n = 1; n <= 3; n += 1) await visitorChat(page, widgetId, n);
   await page.reload();
-  await expect(messagesToday).toHaveText('10');
-  await expect(page.getByTestId('figure-conversations-today')).toHaveText('4');
+  await expect(messagesToday).toHaveText(String(messagesBefore + 10));
+  await expect(page.getByTestId('figure-conversations-today')).toHaveText(String(conversationsBefore + 4));
   await expect(page.getByTestId(`widget-usage-${connectionId}`)).toHaveText('5 / 200');
   await expect(page.getByTestId('channel-row-widget')).toContainText('4 conv. · 10 msg.');
   // The connection sidebar says each channel's state.
   const accountNav = page.getByRole('navigation', { name: 'Account' });
   await expect(accountNav.getByRole('link', { name: 'Website Widget (Live)' })).toBeVisible();
-  await expect(accountNav.getByRole('link', { name: 'Instagram Agent (Not connected)' })).toBeVisible();
+  await expect(accountNav.getByRole('link', { name: `Instagram Agent (${expected.instagram})` })).toBeVisible();
   await expectAccessible(page);
 
   // The light theme, and a phone.
   await page.request.patch(`/api/subaccounts/${subaccountId}/theme`, { data: { isDarkMode: false } });
   await page.reload();
   await expect(page.locator('html')).not.toHaveClass(/dark/);
-  await expect(messagesToday).toHaveText('10');
+  await expect(messagesToday).toHaveText(String(messagesBefore + 10));
   await expectAccessible(page);
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(messagesToday).toBeVisible();

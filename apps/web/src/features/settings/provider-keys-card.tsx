@@ -63,8 +63,8 @@ const ProviderRow = ({ connectId, provider }: { connectId: string; provider: TPr
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="font-medium">{provider.label}</h3>
         {provider.configured ? (
-          <span className="inline-flex items-center gap-1 text-xs text-primary">
-            <CheckCircle2 size={14} aria-hidden="true" /> Connected
+          <span className="inline-flex items-center gap-1 text-xs font-medium text-foreground">
+            <CheckCircle2 size={14} className="text-primary" aria-hidden="true" /> Connected
             {provider.keyTail ? <span className="font-mono text-muted">••••{provider.keyTail}</span> : null}
             <span className="text-muted">· {provider.models.length} models</span>
           </span>
