@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../platform/jobs.schema';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { until } from '../../testing/until';
 import { channelMessages } from '../channels/schema';
 import { seedAgency } from '../tenancy/seed';
 import { VISITOR_UNAVAILABLE } from './channel-gate';
@@ -15,15 +16,6 @@ import { debitUsages } from './ledger';
 let t: TestApp;
 
 const BILLING_WORDS = /credit|billing|plan|upgrade|subscription|payment|insufficient/i;
-
-const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-};
 
 beforeAll(async () => {
   t = await startTestApp({ FREE_PLAN_CREDITS: '100', JOB_POLL_MS: '20' });

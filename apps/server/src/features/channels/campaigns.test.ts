@@ -2,6 +2,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartForm } from '../../testing/multipart';
+import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
 import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 import { dispatchCampaign, fillRecipients } from './dispatch';
@@ -12,15 +13,6 @@ let admin: string;
 let outsider: string;
 let subaccountId: string;
 let connectionId: string;
-
-const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-};
 
 const api = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown, cookie = admin) =>
   t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });

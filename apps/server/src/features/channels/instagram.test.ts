@@ -12,6 +12,7 @@ import {
   TEST_PLATFORM_APP_SECRET,
 } from '../../testing/graph-stub';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
 import { connections } from '../connections/schema';
 import { threads } from '../conversations/schema';
@@ -34,15 +35,6 @@ let otherSubaccountId: string;
 let agentId: string;
 let connectionId: string;
 let verifyToken: string;
-
-const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 const sign = (raw: string, secret = TEST_META_APP_SECRET) =>
   `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;

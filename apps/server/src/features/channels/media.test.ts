@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartUpload } from '../../testing/multipart';
+import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
 import { seedAgency } from '../tenancy/seed';
 import { sniffMediaType } from './media';
@@ -16,15 +17,6 @@ let admin: string;
 let rival: string;
 let subaccountId: string;
 let connectionId: string;
-
-const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 const upload = (
   cookie: string,

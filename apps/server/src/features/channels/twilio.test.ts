@@ -3,6 +3,7 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { startTwilioStub, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type TwilioStub } from '../../testing/twilio-stub';
+import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
 import { connections } from '../connections/schema';
 import { threads } from '../conversations/schema';
@@ -17,15 +18,6 @@ let outsider: string;
 let subaccountId: string;
 let agentId: string;
 let connectionId: string;
-
-const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 /** Posts a webhook as Twilio does: form-encoded, signed with the SDK's own function (or not). */
 const webhook = (id: string, params: Record<string, string>, sign: 'good' | 'bad' | 'none' = 'good') => {

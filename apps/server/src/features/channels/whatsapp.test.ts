@@ -5,6 +5,7 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { startTwilioStub, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type TwilioStub } from '../../testing/twilio-stub';
+import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
 import { threads } from '../conversations/schema';
 import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
@@ -19,15 +20,6 @@ let filesUrl: string;
 let admin: string;
 let subaccountId: string;
 let connectionId: string;
-
-const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie: admin }, ...(payload ? { payload } : {}) });

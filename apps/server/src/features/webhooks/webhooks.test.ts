@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { readBody } from '../../testing/read-body';
+import { until } from '../../testing/until';
 import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { asksForHuman, LEAD_PATTERNS, leadDetailsIn } from './conversation-events';
 
@@ -68,16 +69,6 @@ const api = (
     headers: { cookie: as, ...(subaccountId ? { 'x-subaccount-id': subaccountId } : {}) },
     ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
   });
-
-const until = async <T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 15_000) => {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`Timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 const subaccount = () => agency.subaccountIds[0] as string;
 const base = () => `/api/connect/${subaccount()}/webhooks`;
@@ -202,10 +193,11 @@ describe('outbound webhooks', () => {
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([202, 409]);
     const resent = answers.find((answer) => answer.statusCode === 202)?.json() as TWebhookDelivery;
     expect(resent.eventId).toBe(original?.eventId);
-    await until(
+    const both = await until(
       () => deliveriesOf(endpoint.id),
       (rows) => rows.length === 2 && rows.every((row) => row.status === 'succeeded'),
     );
+    expect(both.map((row) => row.status)).toEqual(['succeeded', 'succeeded']);
     receiver.slow(0);
     await api('DELETE', `${base()}/${endpoint.id}`, cookie);
   });

@@ -1,29 +1,9 @@
 import { DASHBOARD_CHANNEL_LABELS, type TConnectionDashboard } from '@switchboard/core';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { ChartTooltip } from '../../components/chart-tooltip';
 
 const COLOURS = ['var(--color-primary)', '#2563eb', '#7c3aed', '#16a34a', '#d97706', '#db2777', '#64748b'];
 const DAY_MS = 86_400_000;
-
-const ChartTooltip = ({
-  active,
-  payload,
-  label,
-}: {
-  active?: boolean;
-  payload?: { name?: string; value?: number; color?: string }[];
-  label?: string;
-}) =>
-  active && payload?.length ? (
-    <div className="rounded-lg border border-border bg-surface px-3 py-2 text-xs text-foreground">
-      <p className="font-semibold">{label}</p>
-      {payload.map((item) => (
-        <p key={item.name} className="flex items-center gap-2">
-          <span aria-hidden="true" className="inline-block h-2 w-2 rounded-full" style={{ background: item.color }} />
-          {item.name}: {item.value}
-        </p>
-      ))}
-    </div>
-  ) : null;
 
 /** Messages per day per channel over the last 30 days (stacked bars; days without messages show empty). */
 export const MessagesChart = ({ dashboard }: { dashboard: TConnectionDashboard }) => {
