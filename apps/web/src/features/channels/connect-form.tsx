@@ -1,19 +1,17 @@
 import type { TChannelConnection, TMessagingChannel } from '@switchboard/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { FieldError, Input, Label, Select } from '../../components/ui/input';
+import { FieldError, Input, Label } from '../../components/ui/input';
 import { ApiError, api } from '../../lib/api';
 import { showErrorDialog } from '../errors/error-dialog';
-import { useBuilds } from '../widget/use-connection';
+import { AgentSelect } from '../widget/agent-select';
 import { CHANNEL_NAMES } from './use-channel';
 
 /** Creates the sub-account's SMS or WhatsApp agent: an agent, and the sandbox or Twilio. */
 export const ConnectForm = ({ subaccountId, type }: { subaccountId: string; type: TMessagingChannel }) => {
   const client = useQueryClient();
-  const builds = useBuilds(subaccountId);
   const [buildId, setBuildId] = useState('');
   const [transport, setTransport] = useState<'sandbox' | 'twilio'>('sandbox');
   const [accountSid, setAccountSid] = useState('');
@@ -21,7 +19,6 @@ export const ConnectForm = ({ subaccountId, type }: { subaccountId: string; type
   const [phoneNumber, setPhoneNumber] = useState('');
   const [messagingServiceSid, setMessagingServiceSid] = useState('');
   const [error, setError] = useState<{ field?: string; message: string } | null>(null);
-  const list = builds.data?.builds ?? [];
   const create = useMutation({
     mutationFn: () =>
       api<TChannelConnection>('/api/channels', {
@@ -64,29 +61,13 @@ export const ConnectForm = ({ subaccountId, type }: { subaccountId: string; type
         text the agent and receive campaigns.
       </p>
       <form onSubmit={submit} className="mt-5 space-y-5" noValidate>
-        <div>
-          <Label htmlFor="channel-agent">Agent</Label>
-          <Select id="channel-agent" value={buildId} onChange={(event) => setBuildId(event.target.value)}>
-            <option value="">
-              {builds.isLoading
-                ? 'Loading builds...'
-                : list.length
-                  ? 'Select an agent'
-                  : 'No builds available. Please create a build first.'}
-            </option>
-            {list.map((build) => (
-              <option key={build.buildId} value={build.buildId}>
-                {build.aiName}
-              </option>
-            ))}
-          </Select>
-          <FieldError>{fieldError('buildId')}</FieldError>
-          {!builds.isLoading && !list.length ? (
-            <Link to="/agents/create" className="mt-2 inline-block text-sm underline">
-              Create an agent
-            </Link>
-          ) : null}
-        </div>
+        <AgentSelect
+          id="channel-agent"
+          subaccountId={subaccountId}
+          value={buildId}
+          onChange={setBuildId}
+          error={fieldError('buildId')}
+        />
         <fieldset>
           <legend className="mb-2 text-sm font-medium">Messages travel through</legend>
           <div className="grid gap-2 sm:grid-cols-2">

@@ -1,13 +1,12 @@
 import type { TChannelConnection, TInstagramSetup } from '@switchboard/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { FieldError, Input, Label, Select } from '../../components/ui/input';
+import { FieldError, Input, Label } from '../../components/ui/input';
 import { ApiError, api } from '../../lib/api';
 import { showErrorDialog } from '../errors/error-dialog';
-import { useBuilds } from '../widget/use-connection';
+import { AgentSelect } from '../widget/agent-select';
 
 type Way = 'sandbox' | 'token' | 'oauth';
 
@@ -66,14 +65,12 @@ export const MetaCredentialFields = ({
 /** Creates the sub-account's Instagram agent: an agent, and the sandbox, a page token, or Meta's OAuth. */
 export const InstagramConnectForm = ({ subaccountId }: { subaccountId: string }) => {
   const client = useQueryClient();
-  const builds = useBuilds(subaccountId);
   const setup = useInstagramSetup();
   const [buildId, setBuildId] = useState('');
   const [way, setWay] = useState<Way>('sandbox');
   const [token, setToken] = useState('');
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<{ field?: string; message: string } | null>(null);
-  const list = builds.data?.builds ?? [];
   const onError = (failure: unknown, retry: () => void) => {
     if (failure instanceof ApiError && (failure.status === 422 || failure.status === 401) && failure.field)
       setError({ field: failure.field.replace(/^body\./, ''), message: failure.message });
@@ -127,29 +124,13 @@ export const InstagramConnectForm = ({ subaccountId }: { subaccountId: string })
         Meta’s 24-hour messaging window. Without Meta credentials, try it in the sandbox.
       </p>
       <form onSubmit={submit} className="mt-5 space-y-5" noValidate>
-        <div>
-          <Label htmlFor="instagram-agent">Agent</Label>
-          <Select id="instagram-agent" value={buildId} onChange={(event) => setBuildId(event.target.value)}>
-            <option value="">
-              {builds.isLoading
-                ? 'Loading builds...'
-                : list.length
-                  ? 'Select an agent'
-                  : 'No builds available. Please create a build first.'}
-            </option>
-            {list.map((build) => (
-              <option key={build.buildId} value={build.buildId}>
-                {build.aiName}
-              </option>
-            ))}
-          </Select>
-          <FieldError>{fieldError('buildId')}</FieldError>
-          {!builds.isLoading && !list.length ? (
-            <Link to="/agents/create" className="mt-2 inline-block text-sm underline">
-              Create an agent
-            </Link>
-          ) : null}
-        </div>
+        <AgentSelect
+          id="instagram-agent"
+          subaccountId={subaccountId}
+          value={buildId}
+          onChange={setBuildId}
+          error={fieldError('buildId')}
+        />
         <fieldset>
           <legend className="mb-2 text-sm font-medium">Connect through</legend>
           <div className="grid gap-2 sm:grid-cols-2">

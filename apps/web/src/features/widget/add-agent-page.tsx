@@ -4,10 +4,10 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useOutletContext, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card, PageHeading } from '../../components/ui/card';
-import { FieldError, Input, Label, Select } from '../../components/ui/input';
+import { FieldError, Input, Label } from '../../components/ui/input';
 import { type ApiError, api } from '../../lib/api';
 import type { ConnectContext } from '../connection/connection-layout';
-import { useBuilds } from './use-connection';
+import { AgentSelect } from './agent-select';
 
 const CHANNELS: { value: TConnection['type']; label: string; description: string }[] = [
   {
@@ -23,14 +23,12 @@ export const AddAgentPage = () => {
   const context = useOutletContext<ConnectContext>();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const builds = useBuilds(context.subaccountId);
   const [buildId, setBuildId] = useState('');
   const [channel, setChannel] = useState<TConnection['type']>(
     params.get('channel') === 'website-block' ? 'website-block' : 'website-widget',
   );
   const [name, setName] = useState('');
   const [error, setError] = useState<{ field?: string; message: string } | null>(null);
-  const list = builds.data?.builds ?? [];
   const create = useMutation({
     mutationFn: () =>
       api<TConnection>('/api/connections', {
@@ -63,36 +61,13 @@ export const AddAgentPage = () => {
       <PageHeading title="Add agent" description="Connect an agent to a channel of this account." />
       <Card>
         <form onSubmit={submit} className="space-y-5" noValidate>
-          <div>
-            <Label htmlFor="agent">Agent</Label>
-            <Select
-              id="agent"
-              value={buildId}
-              onChange={(event) => setBuildId(event.target.value)}
-              disabled={builds.isLoading || list.length === 0}
-              aria-invalid={error?.field === 'buildId'}
-              aria-describedby={error?.field === 'buildId' ? 'agent-error' : undefined}
-            >
-              <option value="">
-                {builds.isLoading
-                  ? 'Loading builds...'
-                  : list.length === 0
-                    ? 'No builds available. Please create a build first.'
-                    : 'Select an agent'}
-              </option>
-              {list.map((build) => (
-                <option key={build.buildId} value={build.buildId}>
-                  {build.aiName}
-                </option>
-              ))}
-            </Select>
-            <FieldError id="agent-error">{error?.field === 'buildId' ? error.message : null}</FieldError>
-            {!builds.isLoading && list.length === 0 ? (
-              <Link to="/agents/create" className="mt-2 inline-block text-sm underline">
-                Create an agent
-              </Link>
-            ) : null}
-          </div>
+          <AgentSelect
+            id="agent"
+            subaccountId={context.subaccountId}
+            value={buildId}
+            onChange={setBuildId}
+            error={error?.field === 'buildId' ? error.message : null}
+          />
           <fieldset>
             <legend className="mb-2 text-sm font-medium">Channel</legend>
             <div className="grid gap-2 sm:grid-cols-2">
