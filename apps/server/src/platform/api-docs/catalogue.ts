@@ -555,4 +555,8 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     'Sub-account dashboard',
     "Conversations and messages per channel today, this week and this month (UTC), today's widget messages against each daily limit, credits used, open human take-overs, each agent's last evaluation pass rate and messages per day for 30 days, aggregated by the database.",
   ],
+  'POST /api/channels/{connectionId}/media': [
+    'Upload a file to send',
+    "Stores an image (JPEG, PNG, GIF, WebP) or a PDF of at most 5 MB (multipart, field file) to attach to a campaign or an inbox reply, and answers the public address it is served from ({PUBLIC_URL}/api/media/med_…, an unguessable id that Twilio fetches). The type is read from the file's bytes; anything else is MEDIA_UPLOAD_FAILED (422).",
+  ],
 };
