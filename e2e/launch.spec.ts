@@ -39,6 +39,7 @@ test('Launch shows every channel’s true state; a paused widget refuses visitor
     whatsapp: await messagingState(page, subaccountId, 'whatsapp'),
     instagram: await messagingState(page, subaccountId, 'instagram'),
   };
+  await page.goto('/agents');
 
   // Launch from the sidebar: nothing is connected yet, Instagram included.
   const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
