@@ -100,7 +100,10 @@ export const UsageBreakdownCard = () => {
       {breakdown.data && rows.length === 0 ? <p className="text-sm text-muted">No usage in these dates.</p> : null}
       {rows.length > 0 ? (
         <>
-          <figure aria-label={`Credits by ${GROUP_LABELS[groupBy].toLowerCase()}`} className="h-56 w-full">
+          <figure
+            aria-label={`Credits by ${GROUP_LABELS[groupBy].toLowerCase()}`}
+            className="h-56 w-full min-w-0 overflow-hidden"
+          >
             <ResponsiveContainer width="100%" height="100%">
               <BarChart data={rows} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />

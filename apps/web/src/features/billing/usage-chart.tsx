@@ -16,7 +16,7 @@ export const UsageChart = ({ logs }: { logs: TUsageLog[] }) => {
   }, [logs]);
   if (data.length === 0) return <p className="text-sm text-muted">No usage yet.</p>;
   return (
-    <figure aria-label="Credits used per day" className="h-56 w-full">
+    <figure aria-label="Credits used per day" className="h-56 w-full min-w-0 overflow-hidden">
       <ResponsiveContainer width="100%" height="100%">
         <AreaChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />

@@ -14,7 +14,7 @@ export const CampaignChart = ({ timeline }: { timeline: TCampaignTimeline }) => 
   if (!timeline.points.length) return <p className="text-sm text-muted">Nothing sent yet.</p>;
   const data = timeline.points.map((point) => ({ ...point, minute: point.minute.slice(11, 16) }));
   return (
-    <figure aria-label="Messages per minute" className="h-56 w-full">
+    <figure aria-label="Messages per minute" className="h-56 w-full min-w-0 overflow-hidden">
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />

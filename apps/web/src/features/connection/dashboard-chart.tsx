@@ -20,7 +20,7 @@ export const MessagesChart = ({ dashboard }: { dashboard: TConnectionDashboard }
     if (entry) entry[point.channel] = point.messages;
   }
   return (
-    <figure aria-label="Messages per day per channel" className="h-64 w-full">
+    <figure aria-label="Messages per day per channel" className="h-64 w-full min-w-0 overflow-hidden">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={[...byDay.values()]} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
