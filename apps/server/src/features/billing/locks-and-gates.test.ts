@@ -145,6 +145,7 @@ describe('a downgrade to Starter locks sub-accounts, and the lock holds', () => 
 
     // The owner keeps Client B instead: B works again, Main and C are locked.
     const chosen = await call('POST', '/api/billing/subaccount-selection', { subaccountId: b });
+    expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
     expect(chosen.body.needsSelection).toBe(false);
     expect((await widgetChat(inB.widgetId)).statusCode).toBe(200);
     expect((await call('POST', '/api/agents', { name: 'Sneaky' }, main)).status).toBe(403);

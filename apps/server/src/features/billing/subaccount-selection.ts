@@ -103,8 +103,10 @@ export const subaccountSelection = async (deps: Deps, accountId: string) => {
 
 /** Keeps the chosen sub-account active and locks the others beyond the plan's limit. */
 export const selectActiveSubaccount = async (deps: Deps, accountId: string, subaccountId: string) => {
-  const limit = (await planCapabilities(deps, accountId)).limits.subaccounts;
   await deps.db.transaction(async (tx) => {
+    // The account lock first, then the sub-accounts: the order every billing write takes, so a
+    // debit or plan change running at the same time waits instead of deadlocking.
+    const limit = (await planCapabilities(deps, accountId, tx)).limits.subaccounts;
     const rows = await tx
       .select({ id: subaccounts.id })
       .from(subaccounts)
