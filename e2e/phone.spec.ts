@@ -47,7 +47,11 @@ test('at 390 px every workspace page reaches every other', async ({ page }) => {
   }
   // An agent's own page keeps the bar, and the connection area is reached through the account switcher.
   await bar.getByRole('link', { name: 'Agents', exact: true }).click();
-  await page.getByRole('link', { name: 'Sunrise Solar Assistant', exact: true }).click();
+  // Whichever sub-account an earlier journey left current: its first agent.
+  await page
+    .getByRole('link', { name: /^Open / })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/agents\/agt_/);
   await expect(bar).toBeVisible();
   await bar.getByRole('button', { name: 'More' }).click();

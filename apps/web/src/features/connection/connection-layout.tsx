@@ -10,7 +10,7 @@ import {
 } from '@switchboard/core';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, LayoutDashboard, Menu, Plus, Settings, UsersRound, X } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { NotFoundPage } from '../../app/not-found-page';
 import { Spinner } from '../../components/ui/card';
@@ -181,11 +181,17 @@ const ConnectionSidebar = ({ context, onNavigate }: { context: ConnectContext; o
 
 /** The connection area: /{connectId}/... pages with the account switcher and channel navigation. */
 export const ConnectionLayout = () => {
-  const { user, loading, subaccounts } = useSession();
+  const { user, loading, subaccounts, currentSubaccount, selectSubaccount } = useSession();
   const { pathname } = useLocation();
   const { connectId = '' } = useParams();
   const context = useConnectContext();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The sub-account whose pages are open is the workspace's current one: what these pages ask the
+  // API (templates, test sets, usage) is about it, and the workspace returns to it.
+  const openSubaccountId = context.data?.subaccountId;
+  useEffect(() => {
+    if (openSubaccountId && currentSubaccount?.id !== openSubaccountId) selectSubaccount(openSubaccountId);
+  }, [openSubaccountId, currentSubaccount?.id, selectSubaccount]);
 
   // A first segment that is no page and no id (/nonsense) is simply not found, signed in or not.
   if (!CONNECT_ID_PATTERN.test(connectId)) return <NotFoundPage />;
