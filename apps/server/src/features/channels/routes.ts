@@ -114,7 +114,8 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/channels/:connectionId/media',
     {
-      config: subaccountAccess('member', fromConnection),
+      // Files are kept in the database: a burst of uploads is slowed down, not stored.
+      config: { ...subaccountAccess('member', fromConnection), rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: { tags, params: ZConnectionParams, response: { 201: ZChannelMedia } },
     },
     async (request, reply) => {
