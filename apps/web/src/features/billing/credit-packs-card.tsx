@@ -151,12 +151,19 @@ export const CreditPacksCard = ({ overview, canManage }: { overview: TBillingOve
                 aria-label={`Buy ${formatCreditCount(pack.credits)} credits for ${formatPrice(pack.price)}`}
                 onClick={() => (pack.priceId ? void buy(pack.priceId) : undefined)}
               >
-                {pack.priceId ? 'Buy' : 'Coming Soon'}
+                {pack.priceId ? 'Buy' : 'Not on sale'}
               </Button>
             ) : null}
           </li>
         ))}
       </ul>
+      {canManage && overview.creditPacks.some((pack) => !pack.priceId) ? (
+        <p className="mt-2 text-xs text-muted">
+          {overview.provider === 'none'
+            ? 'Payments are not configured on this server.'
+            : 'A pack with no Stripe price in this server’s STRIPE_IDS_LIVE or STRIPE_IDS_TEST setting cannot be bought.'}
+        </p>
+      ) : null}
       <AutoRechargeForm overview={overview} canManage={canManage} />
     </Card>
   );
