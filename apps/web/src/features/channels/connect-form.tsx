@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { type Choice, ChoiceCards } from '../../components/ui/choice-cards';
 import { FieldError, Input, Label } from '../../components/ui/input';
 import { ApiError, api } from '../../lib/api';
 import { showErrorDialog } from '../errors/error-dialog';
@@ -10,6 +11,11 @@ import { AgentSelect } from '../widget/agent-select';
 import { CHANNEL_NAMES } from './use-channel';
 
 /** Creates the sub-account's SMS or WhatsApp agent: an agent, and the sandbox or Twilio. */
+const TRANSPORTS: readonly Choice<'sandbox' | 'twilio'>[] = [
+  { value: 'sandbox', label: 'Sandbox phone', description: 'No account needed. Nothing leaves this app.' },
+  { value: 'twilio', label: 'Twilio', description: 'Your Twilio number or messaging service.' },
+];
+
 export const ConnectForm = ({ subaccountId, type }: { subaccountId: string; type: TMessagingChannel }) => {
   const client = useQueryClient();
   const [buildId, setBuildId] = useState('');
@@ -68,34 +74,13 @@ export const ConnectForm = ({ subaccountId, type }: { subaccountId: string; type
           onChange={setBuildId}
           error={fieldError('buildId')}
         />
-        <fieldset>
-          <legend className="mb-2 text-sm font-medium">Messages travel through</legend>
-          <div className="grid gap-2 sm:grid-cols-2">
-            {(
-              [
-                ['sandbox', 'Sandbox phone', 'No account needed. Nothing leaves this app.'],
-                ['twilio', 'Twilio', 'Your Twilio number or messaging service.'],
-              ] as const
-            ).map(([value, label, description]) => (
-              <label
-                key={value}
-                className="flex cursor-pointer gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary"
-              >
-                <input
-                  type="radio"
-                  name="transport"
-                  value={value}
-                  checked={transport === value}
-                  onChange={() => setTransport(value)}
-                />
-                <span>
-                  <span className="block text-sm font-medium">{label}</span>
-                  <span className="block text-xs text-muted">{description}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ChoiceCards
+          legend="Messages travel through"
+          name="transport"
+          choices={TRANSPORTS}
+          value={transport}
+          onChange={setTransport}
+        />
         {transport === 'twilio' ? (
           <div className="grid gap-4 sm:grid-cols-2">
             <div>

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { type Choice, ChoiceCards } from '../../components/ui/choice-cards';
 import { FieldError, Input, Label } from '../../components/ui/input';
 import { ApiError, api } from '../../lib/api';
 import { showErrorDialog } from '../errors/error-dialog';
@@ -104,16 +105,20 @@ export const InstagramConnectForm = ({ subaccountId }: { subaccountId: string })
     if (way === 'oauth') oauth.mutate();
     else create.mutate();
   };
-  const ways: [Way, string, string][] = [
-    ['sandbox', 'Sandbox', 'No Meta account needed. Chat with the agent inside this app.'],
-    [
-      'token',
-      'Page access token',
-      'The Facebook page linked to your Instagram professional account, and your app secret.',
-    ],
+  const ways: Choice<Way>[] = [
+    { value: 'sandbox', label: 'Sandbox', description: 'No Meta account needed. Chat with the agent inside this app.' },
+    {
+      value: 'token',
+      label: 'Page access token',
+      description: 'The Facebook page linked to your Instagram professional account, and your app secret.',
+    },
   ];
   if (setup.data?.oauthAvailable)
-    ways.push(['oauth', 'Connect with Meta', 'Sign in with Facebook and pick the page of your Instagram account.']);
+    ways.push({
+      value: 'oauth',
+      label: 'Connect with Meta',
+      description: 'Sign in with Facebook and pick the page of your Instagram account.',
+    });
   const busy = create.isPending || oauth.isPending;
 
   return (
@@ -131,29 +136,7 @@ export const InstagramConnectForm = ({ subaccountId }: { subaccountId: string })
           onChange={setBuildId}
           error={fieldError('buildId')}
         />
-        <fieldset>
-          <legend className="mb-2 text-sm font-medium">Connect through</legend>
-          <div className="grid gap-2 sm:grid-cols-2">
-            {ways.map(([value, label, description]) => (
-              <label
-                key={value}
-                className="flex cursor-pointer gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary"
-              >
-                <input
-                  type="radio"
-                  name="instagram-way"
-                  value={value}
-                  checked={way === value}
-                  onChange={() => setWay(value)}
-                />
-                <span>
-                  <span className="block text-sm font-medium">{label}</span>
-                  <span className="block text-xs text-muted">{description}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ChoiceCards legend="Connect through" name="instagram-way" choices={ways} value={way} onChange={setWay} />
         {way === 'token' ? (
           <MetaCredentialFields
             token={token}

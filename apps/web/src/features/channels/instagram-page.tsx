@@ -9,6 +9,7 @@ import { Inbox } from '../widget/inbox-page';
 import { InstagramConnectForm } from './instagram-connect-form';
 import { InstagramSettings } from './instagram-settings';
 import { SandboxPhone } from './sandbox-phone';
+import { SectionTabs } from './section-tabs';
 import { useChannelEvents, useChannels } from './use-channel';
 
 const TABS = [
@@ -41,7 +42,7 @@ const StateNotice = ({ connection }: { connection: TChannelConnection }) => {
 export const InstagramRoute = () => {
   const { connectId = '' } = useParams();
   const context = useOutletContext<ConnectContext>();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const channels = useChannels(context.subaccountId, 'instagram');
   const list = channels.data?.connections ?? [];
   const connection = list.find((item) => item.connectionId === connectId) ?? list[0];
@@ -93,30 +94,7 @@ export const InstagramRoute = () => {
       {connection ? (
         <>
           <StateNotice connection={connection} />
-          <nav aria-label="Instagram Agent sections" className="mb-5 flex gap-1 overflow-x-auto border-b border-border">
-            {TABS.map(([key, label]) => (
-              <button
-                key={key}
-                type="button"
-                aria-current={tab === key ? 'page' : undefined}
-                onClick={() => {
-                  const next = new URLSearchParams(params);
-                  next.set('tab', key);
-                  next.delete('connected');
-                  next.delete('error');
-                  setParams(next, { replace: true });
-                }}
-                className={cn(
-                  'whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium',
-                  tab === key
-                    ? 'border-primary text-foreground'
-                    : 'border-transparent text-muted hover:text-foreground',
-                )}
-              >
-                {label}
-              </button>
-            ))}
-          </nav>
+          <SectionTabs label="Instagram Agent sections" tabs={TABS} current={tab} clears={['connected', 'error']} />
           {tab === 'conversations' ? <Inbox connectionId={connection.connectionId} canReply={canEdit} /> : null}
           {tab === 'phone' ? <SandboxPhone connection={connection} canEdit={canEdit} /> : null}
           {tab === 'settings' ? <InstagramSettings connection={connection} canEdit={canEdit} /> : null}

@@ -10,6 +10,7 @@ import { CampaignsTab } from './campaigns-tab';
 import { ConnectForm } from './connect-form';
 import { ContactsTab } from './contacts-tab';
 import { SandboxPhone } from './sandbox-phone';
+import { SectionTabs } from './section-tabs';
 import { SettingsTab } from './settings-tab';
 import { CHANNEL_NAMES, useChannelEvents, useChannels } from './use-channel';
 
@@ -26,7 +27,7 @@ type Tab = (typeof TABS)[number][0];
 export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
   const { connectId = '' } = useParams();
   const context = useOutletContext<ConnectContext>();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const channels = useChannels(context.subaccountId, type);
   const settings = useQuery({
     queryKey: ['sms-settings', connectId],
@@ -79,31 +80,7 @@ export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
       ) : null}
       {connection ? (
         <>
-          <nav
-            aria-label={`${CHANNEL_NAMES[type]} sections`}
-            className="mb-5 flex gap-1 overflow-x-auto border-b border-border"
-          >
-            {TABS.map(([key, label]) => (
-              <button
-                key={key}
-                type="button"
-                aria-current={tab === key ? 'page' : undefined}
-                onClick={() => {
-                  const next = new URLSearchParams(params);
-                  next.set('tab', key);
-                  setParams(next, { replace: true });
-                }}
-                className={cn(
-                  'whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium',
-                  tab === key
-                    ? 'border-primary text-foreground'
-                    : 'border-transparent text-muted hover:text-foreground',
-                )}
-              >
-                {label}
-              </button>
-            ))}
-          </nav>
+          <SectionTabs label={`${CHANNEL_NAMES[type]} sections`} tabs={TABS} current={tab} />
           {tab === 'campaigns' ? <CampaignsTab connection={connection} canEdit={canEdit} /> : null}
           {tab === 'contacts' ? <ContactsTab connection={connection} canEdit={canEdit} /> : null}
           {tab === 'conversations' ? (

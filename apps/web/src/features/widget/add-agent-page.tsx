@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useOutletContext, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card, PageHeading } from '../../components/ui/card';
+import { ChoiceCards } from '../../components/ui/choice-cards';
 import { FieldError, Input, Label } from '../../components/ui/input';
 import { type ApiError, api } from '../../lib/api';
 import type { ConnectContext } from '../connection/connection-layout';
@@ -68,29 +69,7 @@ export const AddAgentPage = () => {
             onChange={setBuildId}
             error={error?.field === 'buildId' ? error.message : null}
           />
-          <fieldset>
-            <legend className="mb-2 text-sm font-medium">Channel</legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {CHANNELS.map((item) => (
-                <label
-                  key={item.value}
-                  className="flex cursor-pointer gap-3 rounded-lg border border-border p-3 has-[:checked]:border-primary"
-                >
-                  <input
-                    type="radio"
-                    name="channel"
-                    value={item.value}
-                    checked={channel === item.value}
-                    onChange={() => setChannel(item.value)}
-                  />
-                  <span>
-                    <span className="block text-sm font-medium">{item.label}</span>
-                    <span className="block text-xs text-muted">{item.description}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <ChoiceCards legend="Channel" name="channel" choices={CHANNELS} value={channel} onChange={setChannel} />
           <div>
             <Label htmlFor="connection-name">Name (optional)</Label>
             <Input id="connection-name" value={name} maxLength={80} onChange={(event) => setName(event.target.value)} />
