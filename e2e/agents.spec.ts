@@ -26,7 +26,9 @@ test('an agency creates an agent from an idea, gives it a document and asks abou
     page.getByText('Drafted by the offline model. Review the instructions before going live.'),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Can I book an appointment?' })).toBeVisible();
-  await expect(page.getByLabel('First message')).toHaveValue(/^Hello, and welcome! I'm the receptionist here\./);
+  await expect(page.getByRole('textbox', { name: 'First message', exact: true })).toHaveValue(
+    /^Hello, and welcome! I'm the receptionist here\./,
+  );
   await expect(page.getByText('Agent ID:')).toBeVisible();
   await expect(page.getByLabel('Instructions (system prompt)')).toHaveValue(/dental clinic/);
   // Readable in both themes.

@@ -15,7 +15,7 @@ test('replies show as sanitised markdown: bold, code blocks, safe links, no scri
   await page.getByRole('button', { name: 'Create agent' }).click();
   await page.waitForURL(/\/agents\/agt_[a-z0-9]+$/);
 
-  await page.getByLabel('First message').fill(GREETING);
+  await page.getByRole('textbox', { name: 'First message', exact: true }).fill(GREETING);
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText('Agent saved')).toBeVisible();
   await page.reload();

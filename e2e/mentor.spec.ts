@@ -21,10 +21,10 @@ test('an agency applies a mentor suggestion and sees the agent change', async ({
   await page.getByRole('button', { name: 'Create agent' }).click();
   await page.waitForURL(/\/agents\/agt_[a-z0-9]+$/);
   const agentUrl = new URL(page.url()).pathname;
-  await expect(page.getByLabel('First message')).not.toHaveValue('');
+  await expect(page.getByRole('textbox', { name: 'First message', exact: true })).not.toHaveValue('');
   const name = (await page.locator('main h1').textContent())?.trim() ?? '';
   expect(name).not.toBe('');
-  await page.getByLabel('First message').fill('');
+  await page.getByRole('textbox', { name: 'First message', exact: true }).fill('');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText('Agent saved')).toBeVisible();
 
@@ -69,7 +69,9 @@ test('an agency applies a mentor suggestion and sees the agent change', async ({
     .getByRole('link', { name: 'Open the agent' })
     .click();
   await expect(page).toHaveURL(new RegExp(`${agentUrl}$`));
-  await expect(page.getByLabel('First message')).toHaveValue(`Hi! I'm ${name}. How can I help you today?`);
+  await expect(page.getByRole('textbox', { name: 'First message', exact: true })).toHaveValue(
+    `Hi! I'm ${name}. How can I help you today?`,
+  );
 
   // At phone width, in both themes.
   await page.setViewportSize({ width: 390, height: 844 });

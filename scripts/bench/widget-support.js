@@ -105,11 +105,11 @@ export const freePort = () =>
       });
 
 /** Starts the built server (apps/server/dist) with the demo agency and waits until it answers. */
-export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, processes = 1 }) => {
+export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, processes = 1, nodeArgs = [] }) => {
   const entry =
     processes > 1 ? path.join(root, 'scripts/bench/widget-cluster.js') : path.join(root, 'apps/server/dist/main.js');
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, entry], {
+  const child = spawn(process.execPath, [...profile, ...nodeArgs, entry], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -151,7 +151,7 @@ export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, proce
     if (i > 600) throw new Error('Not every server process started');
     await sleep(100);
   }
-  return { base, driver, stop: () => child.kill('SIGTERM') };
+  return { base, driver, pid: child.pid, stop: () => child.kill('SIGTERM') };
 };
 
 /** Signs in as the demo admin, points the Sunrise Solar agent at the stub, creates and deploys a widget. */

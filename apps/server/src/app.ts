@@ -26,9 +26,12 @@ import { demosRoutes } from './features/demos/routes';
 import { evaluationRoutes } from './features/evaluation/routes';
 import { healthRoutes } from './features/health/routes';
 import { inboxRoutes } from './features/inbox/routes';
+import { integrationRoutes } from './features/integrations/routes';
 import { knowledgeRoutes } from './features/knowledge/routes';
 import { launchRoutes } from './features/launch/routes';
 import { marketplaceRoutes } from './features/marketplace/routes';
+import { mcpEndpointRoutes } from './features/mcp/endpoint';
+import { mcpServerRoutes } from './features/mcp/routes';
 import { mentorRoutes } from './features/mentor/routes';
 import { metricsRoutes } from './features/metrics/routes';
 import { openAiCompatRoutes } from './features/openai-compat/routes';
@@ -134,6 +137,9 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   await app.register(mentorRoutes);
   await app.register(webhookRoutes);
   await app.register(launchRoutes);
+  await app.register(mcpServerRoutes);
+  await app.register(mcpEndpointRoutes);
+  await app.register(integrationRoutes);
 
   await serveWebApp(app, deps);
   return { app, mailer };

@@ -3,6 +3,7 @@ import { ensureDemoAgents } from './features/agents/seed';
 import { flushMetering } from './features/llm/credits';
 import { DEMO_AGENCY, seedDemoAgencyOnce } from './features/tenancy/seed';
 import { loadEnv } from './platform/env';
+import { startIdleCollector } from './platform/idle-gc';
 import { startJobWorkers } from './platform/jobs';
 import { closeDeps, createDeps } from './platform/runtime';
 import { startupErrorMessage } from './platform/startup-errors';
@@ -48,10 +49,12 @@ await app.listen({ port: env.PORT, host: env.HOST }).catch(async (error) => {
   failStart(error);
 });
 const stopJobWorkers = env.JOB_WORKERS ? startJobWorkers(deps) : async () => {};
+const idleCollector = startIdleCollector();
 deps.log.info(`Switchboard is serving on ${deps.publicUrl} (database: ${deps.database.driver})`);
 
 const shutdown = async (signal: string) => {
   deps.log.info(`${signal} received, shutting down`);
+  idleCollector.stop();
   await stopJobWorkers();
   await app.close();
   await flushMetering();

@@ -40,5 +40,8 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'whe',
   webhookDelivery: 'whd',
   webhookEvent: 'evt',
+  mcpServer: 'mcp',
+  integrationConnection: 'icn',
+  sandboxRecord: 'sbr',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;

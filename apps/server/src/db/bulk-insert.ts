@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client';
 
 /** One column's values as a single array parameter, for unnest(). */
@@ -35,3 +35,30 @@ export const bulkInsert = async <T>(
   if (rows.length === 0) return;
   await db.execute(insertRows(table, columns, rows));
 };
+
+const dialect = new PgDialect();
+
+/**
+ * A statement whose text never changes (array parameters only): drizzle builds and renders it once,
+ * and each run sends only new parameters to the database's own driver. Building a statement of
+ * this size with drizzle costs more than the database spends running it, on every chat message.
+ */
+export class FixedStatement<P extends unknown[]> {
+  private text: string | null = null;
+
+  /** `build` is called once, with empty arrays, for the text; `params` yields each run's values in the same order. */
+  constructor(
+    private readonly build: () => SQL,
+    readonly params: (...input: P) => unknown[],
+  ) {}
+
+  async run(db: Db, ...input: P): Promise<void> {
+    this.text ??= dialect.sqlToQuery(this.build()).sql;
+    const client = (db as unknown as { $client: { query(text: string, params: unknown[]): Promise<unknown> } }).$client;
+    await client.query(this.text, this.params(...input));
+  }
+}
+
+/** The parameters `insertRows` passes for these rows, in its order. */
+export const insertParams = <T>(columns: Record<string, BulkColumn<T>>, rows: readonly T[]): unknown[] =>
+  Object.values(columns).map(([, value]) => rows.map(value));

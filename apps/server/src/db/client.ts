@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,7 +11,6 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
 import { withPipelinedQueries } from './pglite-pipelined';
 import * as schema from './schema';
@@ -18,6 +19,9 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbDriver = 'pglite' | 'postgres';
+
+/** The rows of `db.execute(sql...)`: both drivers answer `{ rows }`. */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 export interface Database {
   db: Db;
@@ -32,7 +36,55 @@ export interface OpenDatabaseOptions {
   /** PGlite folder; `memory://` for an in-memory database. */
   dataDir?: string;
   poolSize?: number;
+  /** PGlite's shared_buffers (PostgreSQL's page cache inside the process), e.g. 32MB. */
+  sharedBuffers?: string;
 }
+
+/**
+ * PGlite's start parameters: its defaults plus the page cache size. PostgreSQL's default of
+ * 128MB is touched at start, and the WebAssembly memory holding it never shrinks.
+ */
+const pgliteStartParams = (sharedBuffers: string) => [
+  ...PGlite.defaultStartParams,
+  '-c',
+  `shared_buffers=${sharedBuffers}`,
+];
+
+/**
+ * A new data folder is created (initdb) and migrated by a short-lived child process: creating one
+ * takes about 500 MB of WebAssembly memory and buffers, and the first migration more, which a
+ * process keeps once it has had them (WebAssembly memory never shrinks).
+ */
+const INIT_SCRIPT = `
+const [pglitePath, drizzlePath, migratorPath, dataDir, params, migrationsFolder] = process.argv.slice(1);
+const { PGlite } = require(pglitePath);
+const { drizzle } = require(drizzlePath);
+const { migrate } = require(migratorPath);
+PGlite.create(dataDir, { startParams: JSON.parse(params) })
+  .then(async (client) => {
+    await migrate(drizzle(client), { migrationsFolder });
+    await client.close();
+  })
+  .catch((error) => { console.error(error); process.exit(1); });
+`;
+
+const createDataDirInChild = (dataDir: string, startParams: string[]) =>
+  new Promise<void>((resolve, reject) => {
+    const require = createRequire(import.meta.url);
+    const modules = ['@electric-sql/pglite', 'drizzle-orm/pglite', 'drizzle-orm/pglite/migrator'].map((name) =>
+      require.resolve(name),
+    );
+    const args = [...modules, dataDir, JSON.stringify(startParams), migrationsFolder()];
+    const child = spawn(process.execPath, ['-e', INIT_SCRIPT, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    child.stderr.on('data', (chunk) => {
+      errors += chunk;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`Creating the database folder failed: ${errors.trim()}`)),
+    );
+  });
 
 /** The migrations folder, found from the source tree or from the built bundle. */
 const migrationsFolder = (): string => {
@@ -49,6 +101,8 @@ const MIGRATION_LOCK = 7_423_001;
 
 export const openDatabase = async (options: OpenDatabaseOptions): Promise<Database> => {
   if (options.url) {
+    // Loaded only for PostgreSQL: the embedded database never needs the driver in memory.
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     // An idle connection the server closed (restart, failover) is dropped from the pool; the next
     // query opens a new one, so the error needs no further handling here.
@@ -76,7 +130,11 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     unlock = lockDataDir(dataDir);
   }
   try {
-    const client = await PGlite.create(dataDir);
+    const startParams = pgliteStartParams(options.sharedBuffers ?? '32MB');
+    if (!dataDir.startsWith('memory://') && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
+      await createDataDirInChild(dataDir, startParams);
+    }
+    const client = await PGlite.create(dataDir, { startParams });
     const db = drizzlePglite(withPipelinedQueries(client), { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() });
     return {

@@ -46,10 +46,17 @@ export const ZEnv = z.object({
   /** Without PUBLIC_URL (development), hosts besides loopback whose requests may choose link origins. */
   DEV_ALLOWED_HOSTS: list,
   DATA_DIR: z.string().default('./data'),
+  /** The embedded database's page cache (PostgreSQL shared_buffers inside the process). */
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d{1,6}(kB|MB|GB)$/, 'PGLITE_SHARED_BUFFERS must be a size like 32MB')
+    .default('32MB'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
     .optional(),
+  /** Connections each process keeps to PostgreSQL. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
@@ -152,6 +159,17 @@ export const ZEnv = z.object({
     .min(8, 'META_WEBHOOK_VERIFY_TOKEN needs at least 8 characters')
     .max(200)
     .optional(),
+  /**
+   * Connected apps (agents' app tools): Composio's project API key. Without it the labelled sandbox
+   * catalogue (calendar, CRM, email working against this database) is used, in production too.
+   */
+  COMPOSIO_API_KEY: z
+    .string()
+    .trim()
+    .min(8, 'COMPOSIO_API_KEY is the project API key from the Composio dashboard')
+    .optional(),
+  /** Composio's API origin (a proxy, or a local stand-in in tests); paths /api/v3/… are added. */
+  COMPOSIO_BASE_URL: z.url().default('https://backend.composio.dev'),
   /** Conversations an evaluation run keeps in flight at once (each makes its model calls in turn). */
   EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** Attempts of one model call of an evaluation when the provider answers with a rate limit. */

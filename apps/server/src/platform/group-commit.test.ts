@@ -72,4 +72,35 @@ describe('group commit', () => {
     await second;
     expect(batches).toEqual([[1], [2]]);
   });
+
+  it('writes up to `concurrency` batches at the same time', async () => {
+    const batches: number[][] = [];
+    let open = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    const writer = new GroupCommit<number>(
+      async (items) => {
+        batches.push(items);
+        open += 1;
+        most = Math.max(most, open);
+        await new Promise<void>((resolve) => release.push(resolve));
+        open -= 1;
+      },
+      { concurrency: 2 },
+    );
+    const first = writer.add(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = writer.add(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    const third = writer.add(3);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1], [2]]);
+    for (const done of release.splice(0)) done();
+    await Promise.all([first, second]);
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const done of release.splice(0)) done();
+    await third;
+    expect(batches).toEqual([[1], [2], [3]]);
+    expect(most).toBe(2);
+  });
 });

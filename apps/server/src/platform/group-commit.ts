@@ -14,16 +14,19 @@ type Pending<T> = { item: T; resolve: () => void; reject: (error: unknown) => vo
 export class GroupCommit<T> {
   private queue: Pending<T>[] = [];
   private scheduled = false;
-  private running: Promise<void> | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
 
   /**
    * @param delayMs how long the first write of a batch waits for others (0: the event loop's next
    *   turn). A longer wait suits writes nobody waits for (metering), which then stay out of the way
    *   of the writes replies wait for.
+   * @param concurrency batches written at the same time (1: one after the other). More than one
+   *   suits a database with a pool of connections, where a batch would otherwise wait for the
+   *   previous one's round trip; `write` must then be safe to run alongside itself.
    */
   constructor(
     private readonly write: (items: T[]) => Promise<void>,
-    private readonly options: { delayMs?: number; maxBatch?: number } = {},
+    private readonly options: { delayMs?: number; maxBatch?: number; concurrency?: number } = {},
   ) {}
 
   /** Resolves once the item is committed; rejects with the error that refused it. */
@@ -36,40 +39,38 @@ export class GroupCommit<T> {
 
   /** Resolves when every item added so far has been written or refused. */
   async flush(): Promise<void> {
-    while (this.running || this.queue.length) {
-      if (this.running) await this.running;
-      else await this.drain();
+    while (this.inFlight.size || this.queue.length) {
+      if (this.queue.length && this.inFlight.size < this.limit) this.start();
+      else await Promise.race(this.inFlight);
     }
   }
 
+  private get limit() {
+    return Math.max(1, this.options.concurrency ?? 1);
+  }
+
   private schedule() {
-    if (this.scheduled || this.running) return;
+    if (this.scheduled || this.inFlight.size >= this.limit) return;
     this.scheduled = true;
     const start = () => {
       this.scheduled = false;
-      if (!this.running) void this.drain();
+      this.start();
     };
     if (this.options.delayMs) setTimeout(start, this.options.delayMs);
     else setImmediate(start);
   }
 
-  private drain(): Promise<void> {
-    // Nothing queued (a timer firing after flush() already wrote the batch): with an empty queue the
-    // body below would finish synchronously, reset `running` before it is assigned, and leave a
-    // settled promise in it for good, so later writes would never be scheduled.
-    if (this.queue.length === 0) return Promise.resolve();
-    this.running = (async () => {
-      try {
-        while (this.queue.length) {
-          const batch = this.queue.slice(0, this.options.maxBatch ?? 500);
-          this.queue = this.queue.slice(batch.length);
-          await this.writeBatch(batch);
-        }
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+  /** Writes the next batch; when it is done, the items gathered meanwhile go at once. */
+  private start() {
+    // Nothing queued: a timer firing after flush() already wrote the batch.
+    if (this.queue.length === 0 || this.inFlight.size >= this.limit) return;
+    const batch = this.queue.slice(0, this.options.maxBatch ?? 500);
+    this.queue = this.queue.slice(batch.length);
+    const written: Promise<void> = this.writeBatch(batch).finally(() => {
+      this.inFlight.delete(written);
+      this.start();
+    });
+    this.inFlight.add(written);
   }
 
   private async writeBatch(batch: Pending<T>[]) {

@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
+import { type Db, rowsOf, type Tx } from '../db/client';
 import type { Deps } from './deps';
 import { newId } from './ids';
 import { jobs } from './jobs.schema';
@@ -193,7 +193,7 @@ const claimJob = async (deps: Deps): Promise<ClaimedJob | null> => {
       LIMIT 1
     )
     RETURNING id, type, payload, account_id, subaccount_id, attempts, max_attempts`);
-  const rows = (result as unknown as { rows: ClaimedJob[] }).rows;
+  const rows = rowsOf<ClaimedJob>(result);
   return rows[0] ?? null;
 };
 

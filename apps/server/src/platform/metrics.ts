@@ -68,14 +68,19 @@ export class Histogram {
   }
 }
 
-export const gauge = (name: string, help: string, rows: { labels?: Labels; value: number }[]): string[] => [
+const series = (type: 'gauge' | 'counter', name: string, help: string, rows: { labels?: Labels; value: number }[]) => [
   `# HELP ${name} ${help}`,
-  `# TYPE ${name} gauge`,
+  `# TYPE ${name} ${type}`,
   ...rows.map((row) => {
     const key = labelKey(row.labels ?? {});
     return `${name}${key ? `{${key}}` : ''} ${row.value}`;
   }),
 ];
+
+export const gauge = (name: string, help: string, rows: { labels?: Labels; value: number }[]): string[] =>
+  series('gauge', name, help, rows);
+const counter = (name: string, help: string, rows: { labels?: Labels; value: number }[]): string[] =>
+  series('counter', name, help, rows);
 
 export const metrics = {
   httpRequests: new Counter('switchboard_http_requests_total', 'HTTP requests answered, by method, route and status.'),
@@ -105,6 +110,8 @@ export const metrics = {
 
 export const renderMetrics = (extra: string[] = []): string => {
   const memory = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  const loop = performance.eventLoopUtilization();
   const lines = [
     ...metrics.httpRequests.render(),
     ...metrics.httpDuration.render(),
@@ -114,7 +121,21 @@ export const renderMetrics = (extra: string[] = []): string => {
     ...metrics.creditsSpent.render(),
     ...extra,
     ...gauge('process_resident_memory_bytes', 'Resident memory of this process.', [{ value: memory.rss }]),
+    ...gauge('process_max_resident_memory_bytes', 'Highest resident memory of this process so far.', [
+      { value: process.resourceUsage().maxRSS * 1024 },
+    ]),
     ...gauge('nodejs_heap_used_bytes', 'V8 heap in use.', [{ value: memory.heapUsed }]),
+    ...counter('process_cpu_seconds_total', 'CPU time of this process (all its threads), user and system.', [
+      { value: (cpu.user + cpu.system) / 1e6 },
+    ]),
+    ...counter(
+      'nodejs_eventloop_active_seconds_total',
+      'Time the main thread spent running code (event-loop utilisation is active / (active + idle)).',
+      [{ value: loop.active / 1000 }],
+    ),
+    ...counter('nodejs_eventloop_idle_seconds_total', 'Time the main thread waited for events.', [
+      { value: loop.idle / 1000 },
+    ]),
     ...gauge('process_uptime_seconds', 'Seconds since this process started.', [
       { value: Math.round(process.uptime()) },
     ]),

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { type OpenDatabaseOptions, openDatabase } from '../db/client';
 import type { Deps } from './deps';
@@ -40,14 +39,17 @@ export const createDeps = async (env: Env, options: RuntimeOptions = {}): Promis
   const database = await openDatabase(
     options.database ?? {
       url: env.DATABASE_URL,
+      poolSize: env.DATABASE_POOL_SIZE,
       dataDir: path.join(env.DATA_DIR, 'pglite'),
+      sharedBuffers: env.PGLITE_SHARED_BUFFERS,
     },
   );
   // Auto-pipelining sends the commands of one event loop turn (limits, events of many requests)
   // in one write. While Redis is unreachable commands fail at once (no offline queue), so callers
   // fall back to per-process counters and the in-process bus instead of waiting (see isRedisReady).
+  // ioredis is loaded only when REDIS_URL is set.
   const redis = env.REDIS_URL
-    ? new Redis(env.REDIS_URL, {
+    ? new (await import('ioredis')).Redis(env.REDIS_URL, {
         maxRetriesPerRequest: 1,
         enableOfflineQueue: false,
         connectTimeout: 2000,

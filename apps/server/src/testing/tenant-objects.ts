@@ -3,7 +3,7 @@ import type { TestApp } from './harness';
 
 /**
  * Creates one of each thing an agency owns through the API (agent, widget connection, demo, API key,
- * agent-builder job, chat thread, mentor review, webhook endpoint) as the given user, and returns their ids by the route parameter
+ * agent-builder job, chat thread, mentor review, webhook endpoint, app connection) as the given user, and returns their ids by the route parameter
  * names that carry them, so a test can fill any route's path with real ids.
  */
 export const createTenantObjects = async (t: TestApp, cookie: string, subaccountId: string) => {
@@ -30,8 +30,13 @@ export const createTenantObjects = async (t: TestApp, cookie: string, subaccount
     url: 'https://93.184.215.14/hooks',
     events: ['lead.captured'],
   });
+  const integration = await as('POST', '/api/integrations/connections', {
+    appSlug: 'sandbox_crm',
+    apiKey: 'their-sandbox-key',
+  });
   return {
     subaccountId,
+    integrationId: integration.connection.id as string,
     connectId: subaccountId,
     agentId: agent.id as string,
     buildId: agent.id as string,

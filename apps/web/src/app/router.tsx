@@ -13,9 +13,11 @@ import { ConnectionDashboardPage } from '../features/connection/dashboard-page';
 import { demosRoutes } from '../features/demos/routes';
 import { ErrorDialog } from '../features/errors/error-dialog';
 import { evaluationRoutes } from '../features/evaluation/routes';
+import { integrationsRoutes } from '../features/integrations/routes';
 import { launchRoutes } from '../features/launch/routes';
 import { LandingPage } from '../features/marketing/landing-page';
 import { marketplaceRoutes } from '../features/marketplace/routes';
+import { mcpRoutes } from '../features/mcp/routes';
 import { mentorRoutes } from '../features/mentor/routes';
 import { rankRoutes } from '../features/rank/routes';
 import { resourcesRoutes } from '../features/resources/routes';
@@ -36,6 +38,7 @@ const features: FeatureRoutes[] = [
   demosRoutes,
   channelsRoutes,
   launchRoutes,
+  integrationsRoutes,
   resourcesRoutes,
   marketplaceRoutes,
   rankRoutes,
@@ -43,6 +46,7 @@ const features: FeatureRoutes[] = [
   affiliateRoutes,
   mentorRoutes,
   webhooksRoutes,
+  mcpRoutes,
 ];
 
 /** The root keeps the app-wide dialogs mounted beside every page. */

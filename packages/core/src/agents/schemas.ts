@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZProviderId } from '../llm/schemas';
+import { ZAppToolSource } from './app-tools';
 
 /** Defaults of an agent's model settings (spec/evaluation.md 3, evaluation settings defaults). */
 export const AGENT_DEFAULTS = {
@@ -36,6 +37,16 @@ export const ZToolInputSchema = z
   .loose();
 export type TToolInputSchema = z.infer<typeof ZToolInputSchema>;
 
+/** An app's or MCP server's input schema: field names as the app gives them (also - and .). */
+export const ZAppToolInputSchema = ZToolInputSchema.extend({
+  properties: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9_$][A-Za-z0-9_.$-]{0,127}$/, 'Use letters, digits, _, - and . in field names'),
+      z.record(z.string(), z.unknown()),
+    )
+    .default({}),
+});
+
 export const ZAgentTool = z.object({
   id: z.string().max(64).optional(),
   name: z
@@ -54,6 +65,21 @@ export const ZAgentTool = z.object({
 });
 export type TAgentTool = z.infer<typeof ZAgentTool>;
 export type TAgentToolInput = z.input<typeof ZAgentTool>;
+
+/** An app tool an agent has enabled (the spec's enabledTools), with the fields fixed by hand. */
+export const ZEnabledTool = z.object({
+  source: ZAppToolSource,
+  /** The connection (Composio) or MCP server the tool belongs to. */
+  ownerId: z.string().min(1).max(64),
+  /** The tool's slug in its source; the model calls it by `modelToolName(slug)`. */
+  slug: z.string().trim().min(1).max(128),
+  description: z.string().max(2000).default(''),
+  inputSchema: ZAppToolInputSchema.default({ type: 'object', properties: {}, required: [] }),
+  version: z.string().max(64).nullable().default(null),
+  fixedValues: z.record(z.string(), z.unknown()).default({}),
+});
+export type TEnabledTool = z.infer<typeof ZEnabledTool>;
+export type TEnabledToolInput = z.input<typeof ZEnabledTool>;
 
 /**
  * A sampling setting, kept to 4 decimals: the database stores it as a 4-byte float, which cannot
@@ -88,6 +114,13 @@ const agentFields = {
     .array(ZAgentTool)
     .max(20, 'At most 20 tools')
     .refine((tools) => new Set(tools.map((tool) => tool.name)).size === tools.length, 'Tool names must be unique'),
+  enabledTools: z
+    .array(ZEnabledTool)
+    .max(50, 'At most 50 app tools')
+    .refine(
+      (tools) => new Set(tools.map((tool) => `${tool.ownerId}:${tool.slug}`)).size === tools.length,
+      'Each app tool can be enabled once',
+    ),
 };
 
 export const ZCreateAgentRequest = z.object({
@@ -105,6 +138,7 @@ export const ZCreateAgentRequest = z.object({
   presencePenalty: agentFields.presencePenalty.default(AGENT_DEFAULTS.presencePenalty),
   stopSequences: agentFields.stopSequences.default([]),
   tools: agentFields.tools.default([]),
+  enabledTools: agentFields.enabledTools.default([]),
 });
 export type TCreateAgentRequest = z.input<typeof ZCreateAgentRequest>;
 
@@ -128,6 +162,7 @@ export const ZAgent = z.object({
   presencePenalty: z.number(),
   stopSequences: z.array(z.string()),
   tools: z.array(ZAgentTool.extend({ id: z.string() })),
+  enabledTools: z.array(ZEnabledTool),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZToolCallView } from '../conversations/schemas';
 import { CHECKS_PER_QUESTION_MAX, REFERENCE_MAX, REPLAY_TURNS_MAX, ZCheckResult, ZQuestionCheck } from './checks';
 import {
   CUSTOM_CATEGORY_COUNT_CAP,
@@ -280,7 +281,12 @@ export type TRunsResponse = z.infer<typeof ZRunsResponse>;
 export const ZConversationOutcome = z.enum(['passed', 'failed', 'error']);
 export type TConversationOutcome = z.infer<typeof ZConversationOutcome>;
 
-export const ZTranscriptMessage = z.object({ role: z.enum(['user', 'assistant']), content: z.string() });
+export const ZTranscriptMessage = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  /** The tools the agent called for this answer, with what each answered (an error included). */
+  toolCalls: z.array(ZToolCallView).optional(),
+});
 export type TTranscriptMessage = z.infer<typeof ZTranscriptMessage>;
 
 export const ZEvaluationConversation = z.object({

@@ -77,6 +77,21 @@ export const ZLaunchConnection = z.object({
 });
 export type TLaunchConnection = z.infer<typeof ZLaunchConnection>;
 
+/** An agent's enabled app tool whose app connection or MCP server is not connected. */
+export const ZAppToolIssue = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  source: z.enum(['composio', 'mcp']),
+  ownerId: z.string(),
+  /** The app or server's name; null when its connection was removed. */
+  ownerName: z.string().nullable(),
+  /** The sandbox catalogue's app (shown with a Sandbox label). */
+  sandbox: z.boolean(),
+  status: z.enum(['not_connected', 'pending_connection', 'failed', 'auth_required']),
+  tools: z.array(z.string()),
+});
+export type TAppToolIssue = z.infer<typeof ZAppToolIssue>;
+
 export const ZLaunchSubaccount = z.object({
   subaccountId: z.string(),
   accountId: z.string(),
@@ -84,6 +99,8 @@ export const ZLaunchSubaccount = z.object({
   role: z.enum(['viewer', 'member', 'admin']),
   locked: z.boolean(),
   connections: z.array(ZLaunchConnection),
+  /** Agents that would call an app tool whose connection is not connected. */
+  appToolIssues: z.array(ZAppToolIssue).default([]),
 });
 export type TLaunchSubaccount = z.infer<typeof ZLaunchSubaccount>;
 

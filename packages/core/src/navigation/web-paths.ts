@@ -18,6 +18,7 @@ export const WEB_TOP_LEVEL_SEGMENTS = [
   'dev',
   'docs',
   'howitworks',
+  'integrations',
   'marketplace',
   'new-evaluation',
   'optimize',

@@ -10,6 +10,7 @@ export const WORKSPACE_MAIN_ITEMS: NavItem[] = [
   { label: 'Agents', path: '/agents' },
   { label: 'Demo', path: '/demo' },
   { label: 'Launch', path: '/connect' },
+  { label: 'Integrations', path: '/integrations' },
 ];
 
 export const WORKSPACE_RESOURCE_ITEMS: NavItem[] = [
@@ -44,6 +45,7 @@ const HEADER_TITLES: Record<string, string> = {
   apitester: 'API Testing',
   howitworks: 'Video Guides',
   support: 'Support Center',
+  mcp: 'MCP Servers',
 };
 
 export const lastPathSegment = (pathname: string): string => pathname.split('/').filter(Boolean).at(-1) ?? '';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZToolCallView } from '../conversations/schemas';
 
 /** A conversation of a widget in the agency's inbox. */
 export const ZInboxThread = z.object({
@@ -24,6 +25,8 @@ export const ZInboxMessage = z.object({
   id: z.string(),
   role: z.enum(['user', 'assistant', 'human']),
   content: z.string(),
+  /** The tools the agent called for this reply, with what each answered (an error included). */
+  toolCalls: z.array(ZToolCallView).default([]),
   createdAt: z.string(),
 });
 export type TInboxMessage = z.infer<typeof ZInboxMessage>;

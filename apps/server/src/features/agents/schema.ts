@@ -1,3 +1,4 @@
+import type { TEnabledTool } from '@switchboard/core';
 import { index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts, subaccounts } from '../tenancy/schema';
 
@@ -43,6 +44,8 @@ export const agents = pgTable(
     presencePenalty: real('presence_penalty').notNull().default(0),
     stopSequences: jsonb('stop_sequences').$type<string[]>().notNull().default([]),
     tools: jsonb('tools').$type<AgentToolRow[]>().notNull().default([]),
+    /** App tools (Composio actions, MCP server tools) the agent may call: the spec's enabledTools. */
+    enabledTools: jsonb('enabled_tools').$type<TEnabledTool[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,9 +1,11 @@
 import {
   type FieldSchema,
+  modelToolName,
   type TAgent,
   type TAgentTool,
   type TBuild,
   type TCreateAgentRequest,
+  type TEnabledTool,
   type TUpdateAgentRequest,
   validateFieldValue,
   ZCreateAgentRequest,
@@ -15,6 +17,7 @@ import { AppError } from '../../platform/errors';
 import type { Tenant } from '../../platform/guard';
 import { newId } from '../../platform/ids';
 import { assertWithinLimit } from '../billing/limits';
+import { assertToolOwners } from './app-tools';
 import { invalidateAgent } from './cache';
 import * as repo from './repo';
 import type { AgentToolRow } from './schema';
@@ -36,6 +39,7 @@ export const agentView = (row: repo.AgentRow): TAgent => ({
   presencePenalty: row.presencePenalty,
   stopSequences: row.stopSequences,
   tools: row.tools as TAgent['tools'],
+  enabledTools: row.enabledTools,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -84,6 +88,25 @@ const toolRows = (tools: TAgentTool[]): AgentToolRow[] =>
     };
   });
 
+/** Checks the manual values of each enabled app tool, and that no two tools share a name. */
+const enabledToolRows = (tools: TEnabledTool[], httpTools: { name: string }[]): TEnabledTool[] => {
+  const names = new Set(httpTools.map((tool) => tool.name));
+  tools.forEach((tool, index) => {
+    const name = modelToolName(tool.slug);
+    if (names.has(name)) {
+      throw new AppError('VALIDATION_ERROR', `Two tools are named ${name}`, { field: `enabledTools.${index}.slug` });
+    }
+    names.add(name);
+    const properties = (tool.inputSchema.properties ?? {}) as Record<string, FieldSchema>;
+    for (const [field, value] of Object.entries(tool.fixedValues)) {
+      const schema = properties[field];
+      const error = schema ? validateFieldValue(field, schema, value) : `${field} is not a field of the tool's input`;
+      if (error) throw new AppError('VALIDATION_ERROR', error, { field: `enabledTools.${index}.fixedValues.${field}` });
+    }
+  });
+  return tools;
+};
+
 export const requireAgent = async (db: Db, tenant: Tenant, agentId: string): Promise<repo.AgentRow> => {
   const agent = await repo.findAgentIn(db, tenant.subaccountId, agentId);
   if (!agent) throw new AppError('AGENT_NOT_FOUND', 'The agent does not exist or was deleted.');
@@ -99,12 +122,14 @@ export const insertAgentWithinLimit = (deps: Deps, row: repo.NewAgentRow): Promi
 
 export const createAgent = async (deps: Deps, tenant: Tenant, body: TCreateAgentRequest): Promise<TAgent> => {
   const input = ZCreateAgentRequest.parse(body);
+  await assertToolOwners(deps.db, tenant.subaccountId, input.enabledTools);
   const row = await insertAgentWithinLimit(deps, {
     id: newId('agent'),
     accountId: tenant.accountId,
     subaccountId: tenant.subaccountId,
     ...input,
     tools: toolRows(input.tools),
+    enabledTools: enabledToolRows(input.enabledTools, input.tools),
   });
   return agentView(row);
 };
@@ -116,10 +141,13 @@ export const updateAgent = async (
   body: TUpdateAgentRequest,
 ): Promise<TAgent> => {
   const input = ZUpdateAgentRequest.parse(body);
-  const { tools, ...rest } = input;
+  const { tools, enabledTools, ...rest } = input;
+  const current = enabledTools && !tools ? await repo.findAgentIn(db, tenant.subaccountId, agentId) : null;
+  if (enabledTools) await assertToolOwners(db, tenant.subaccountId, enabledTools);
   const row = await repo.updateAgent(db, tenant.subaccountId, agentId, {
     ...rest,
     ...(tools ? { tools: toolRows(tools) } : {}),
+    ...(enabledTools ? { enabledTools: enabledToolRows(enabledTools, tools ?? current?.tools ?? []) } : {}),
   });
   if (!row) throw new AppError('AGENT_NOT_FOUND', 'The agent does not exist or was deleted.');
   invalidateAgent(agentId);

@@ -96,3 +96,10 @@ export const buildAgentTools = (deps: Deps, toolRows: AgentToolRow[]): ToolSet |
   }
   return set;
 };
+
+/** One tool set from several; undefined when none has a tool. */
+export const mergeToolSets = (...sets: (ToolSet | undefined)[]): ToolSet | undefined => {
+  const present = sets.filter((set): set is ToolSet => set !== undefined);
+  if (!present.length) return undefined;
+  return present.length === 1 ? present[0] : Object.assign({}, ...present);
+};

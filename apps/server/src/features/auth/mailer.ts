@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client';
 import type { Env } from '../../platform/env';
@@ -24,13 +24,18 @@ export interface Mailer {
  * without it the link is printed in the log and the dev mailbox (/dev/mailbox) lists it.
  */
 export const createMailer = (db: Db, env: Env, log: Logger): Mailer => {
-  const transport = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : null;
+  // nodemailer is loaded with the first mail, and only when SMTP is configured.
+  let transport: Promise<Transporter> | null = null;
+  const transportFor = (url: string) => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
+    return transport;
+  };
   return {
     async send(mail) {
       const id = newId('outbox');
       await db.insert(outbox).values({ id, ...mail, link: mail.link ?? null });
-      if (transport) {
-        await transport.sendMail({
+      if (env.SMTP_URL) {
+        await (await transportFor(env.SMTP_URL)).sendMail({
           from: env.MAIL_FROM,
           to: mail.to,
           subject: mail.subject,

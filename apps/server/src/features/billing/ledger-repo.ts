@@ -22,13 +22,24 @@ const SPEND_ORDER = sql`case ${creditGrants.kind} when 'plan' then 0 when 'promo
 
 export const FREE_GRANT_KEY = 'free-plan';
 
+/** The class of the per-account lock credit holds take (reserve_credit_holds, migration 0019). */
+const HOLDS_LOCK_CLASS = 7_423_002;
+
 /**
  * Takes the per-account lock (the billing_accounts row, FOR UPDATE) for the rest of the transaction,
  * creating the row and the free plan's starting grant the first time, and expires grants that are due.
  * The row is only ever created here, together with that grant, so an account whose row exists needs
- * one statement for the lock.
+ * one statement for the lock. It also takes the lock of the account's credit holds, so no call is
+ * admitted while the balance changes, except for metering (`holds: false`): a debit only turns a
+ * call's hold into its cost, so calls may be admitted beside it.
  */
-export const lockAccount = async (tx: Tx, accountId: string, freeCredits: number, now = new Date()) => {
+export const lockAccount = async (
+  tx: Tx,
+  accountId: string,
+  freeCredits: number,
+  now = new Date(),
+  options: { holds?: boolean } = {},
+) => {
   const lockRow = () => tx.select().from(billingAccounts).where(eq(billingAccounts.accountId, accountId)).for('update');
   let [row] = await lockRow();
   if (!row) {
@@ -44,6 +55,10 @@ export const lockAccount = async (tx: Tx, accountId: string, freeCredits: number
       sourceKey: FREE_GRANT_KEY,
       description: 'Free plan',
     });
+  }
+  // Always after the row lock (never before it), so two ledger writes cannot wait for each other.
+  if (options.holds !== false) {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${HOLDS_LOCK_CLASS}, hashtext(${accountId}))`);
   }
   await expireDue(tx, accountId, now);
   return row;

@@ -2,8 +2,10 @@
  * The credit ledger: other features check credits before a model call and meter it
  * after. Every movement is an append-only entry; the balance is their sum.
  */
+
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { bulkInsert } from '../../db/bulk-insert';
+import { arrayParam, bulkInsert } from '../../db/bulk-insert';
+import { rowsOf } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -91,55 +93,39 @@ export interface HoldRequest {
 }
 
 /**
- * Reserves the estimated cost of model calls of one account, in order, in one transaction under
- * the account lock: a call is admitted when spendable credits (grants not past their end) less the
- * holds of calls in flight cover its estimate. Concurrent calls therefore never spend more than the
- * balance (their real cost is at most their estimate; metering never drives a grant below zero).
+ * Reserves the estimated cost of model calls of one account, in order, under the account's holds
+ * lock, in one round trip (the reserve_credit_holds function, migration 0019): a call is
+ * admitted when spendable credits (grants not past their end) less the holds of calls in flight
+ * cover its estimate. Every ledger write but metering takes that lock too (lockAccount).
+ * Concurrent calls therefore never spend more than the balance (their real cost is at most their estimate; metering never drives a grant below zero).
  * Sets `accepted` (or `refusal`) on each request.
  */
 export async function reserveHolds(deps: Deps, requests: HoldRequest[]): Promise<void> {
   const accountId = requests[0]?.accountId;
   if (!accountId) return;
   if (requests.some((request) => request.accountId !== accountId)) throw new Error('reserveHolds takes one account');
-  await deps.db.transaction(async (tx) => {
-    await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
-    // Spendable grants and live holds in one statement (the account row is locked above).
-    const [row] = await tx
-      .select({
-        grants: sql<string>`(select coalesce(sum(${creditGrants.remaining}), 0) from ${creditGrants}
-          where ${creditGrants.accountId} = ${accountId}
-            and (${creditGrants.expiresAt} is null or ${creditGrants.expiresAt} > now()))`,
-        held: sql<string>`(select coalesce(sum(${creditHolds.amount}), 0) from ${creditHolds}
-          where ${creditHolds.accountId} = ${accountId} and ${creditHolds.expiresAt} > now())`,
-      })
-      .from(billingAccounts)
-      .where(eq(billingAccounts.accountId, accountId));
-    let available = roundCredits(Number(row?.grants ?? 0) - Number(row?.held ?? 0));
-    const accepted: HoldRequest[] = [];
-    for (const request of requests) {
-      const amount = roundCredits(Math.max(0, request.amount));
-      if (available > 0 && available >= amount) {
-        available = roundCredits(available - amount);
-        request.accepted = true;
-        accepted.push(request);
-      } else {
-        request.accepted = false;
-        request.refusal = insufficient();
-      }
-    }
-    if (accepted.length) {
-      const now = Date.now();
-      await tx.insert(creditHolds).values(
-        accepted.map((request) => ({
-          id: request.id,
-          accountId,
-          subaccountId: request.subaccountId,
-          amount: roundCredits(Math.max(0, request.amount)),
-          expiresAt: new Date(now + request.ttlSeconds * 1000),
-        })),
-      );
-    }
-  });
+  const now = Date.now();
+  const reserve = async () => {
+    const result = await deps.db.execute(sql`SELECT reserve_credit_holds(
+      ${accountId},
+      ${arrayParam(requests, (request) => request.id)}::text[],
+      ${arrayParam(requests, (request) => request.subaccountId)}::text[],
+      ${arrayParam(requests, (request) => roundCredits(Math.max(0, request.amount)))}::numeric[],
+      ${arrayParam(requests, (request) => new Date(now + request.ttlSeconds * 1000).toISOString())}::timestamptz[]
+    ) AS accepted`);
+    return rowsOf<{ accepted: string[] | null }>(result)[0]?.accepted ?? null;
+  };
+  let accepted = await reserve();
+  if (accepted === null) {
+    // The account's first call: its billing row is made (with the free grant), then the holds.
+    await deps.db.transaction((tx) => lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS));
+    accepted = (await reserve()) ?? [];
+  }
+  const admitted = new Set(accepted);
+  for (const request of requests) {
+    request.accepted = admitted.has(request.id);
+    if (!request.accepted) request.refusal = insufficient();
+  }
 }
 
 /**
@@ -155,7 +141,7 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
   const calls = usages.filter((usage) => !usage.releaseOnly);
   let watched = false;
   await deps.db.transaction(async (tx) => {
-    const row = await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS);
+    const row = await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS, new Date(), { holds: false });
     // Low-balance alerts and auto-recharge are looked at after the debit, only when the account set them.
     watched = calls.length > 0 && (row.lowBalanceThresholds.length > 0 || row.autoRechargeEnabled);
     // The holds of these calls (and any left behind past their end) stop counting with the debit.

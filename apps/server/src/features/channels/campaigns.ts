@@ -7,7 +7,7 @@ import {
 } from '@switchboard/core';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
-import type { Db, Tx } from '../../db/client';
+import { type Db, rowsOf, type Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -62,7 +62,7 @@ const figuresOf = async (db: Db, ids: string[]) => {
       SELECT campaign_id, error_code, count(*)::int AS n FROM ${campaignRecipients}
       WHERE campaign_id IN (${idList}) AND status = 'failed' GROUP BY campaign_id, error_code ORDER BY n DESC`),
   ]);
-  const figures = new Map((figureRows as unknown as { rows: FigureRow[] }).rows.map((row) => [row.campaign_id, row]));
+  const figures = new Map(rowsOf<FigureRow>(figureRows).map((row) => [row.campaign_id, row]));
   const failures = new Map<string, { errorCode: string; count: number }[]>();
   for (const row of (
     failureRows as unknown as { rows: { campaign_id: string; error_code: string | null; n: number }[] }

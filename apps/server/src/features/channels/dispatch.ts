@@ -1,5 +1,6 @@
 import { nextSendTime, type TCampaignAudience, type TMessagingChannel } from '@switchboard/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client';
 import { incrementCounters } from '../../platform/counters';
 import type { Deps } from '../../platform/deps';
 import { backoffDelayMs, enqueueJob, registerJobHandler } from '../../platform/jobs';
@@ -39,8 +40,6 @@ type Outcome = {
   /** A retry or a quiet-hours wait gives the attempt back. */
   refundAttempt: boolean;
 };
-
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /** Lets waiting work (a widget chat's statements) run between the campaign's statements. */
 const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));

@@ -1,4 +1,4 @@
-import twilio from 'twilio';
+import type twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient';
 import { parseRetryAfter } from '../../platform/jobs';
 import { type ChannelTransport, type OutboundMessage, type SendResult, TransportError } from './transport';
@@ -20,43 +20,44 @@ export interface TwilioSettings {
  * TransportError carrying the status, Twilio's error code and the Retry-After header (the SDK's own
  * RestException drops the headers). The SDK still builds every URL, parameter and signature.
  */
-class TwilioHttp extends twilio.RequestClient {
-  constructor(
-    private readonly apiUrl: URL,
-    timeoutMs: number,
-  ) {
-    super({ timeout: timeoutMs, keepAlive: true });
-  }
+const twilioHttpClass = (sdk: typeof twilio) =>
+  class TwilioHttp extends sdk.RequestClient {
+    constructor(
+      private readonly apiUrl: URL,
+      timeoutMs: number,
+    ) {
+      super({ timeout: timeoutMs, keepAlive: true });
+    }
 
-  override async request<T>(opts: RequestClient.RequestOptions<T>) {
-    const uri = new URL(opts.uri);
-    // Every Twilio product host (api., messaging., content.) goes to the configured origin.
-    if (this.apiUrl.hostname !== 'api.twilio.com') {
-      uri.protocol = this.apiUrl.protocol;
-      uri.host = this.apiUrl.host;
+    override async request<T>(opts: RequestClient.RequestOptions<T>) {
+      const uri = new URL(opts.uri);
+      // Every Twilio product host (api., messaging., content.) goes to the configured origin.
+      if (this.apiUrl.hostname !== 'api.twilio.com') {
+        uri.protocol = this.apiUrl.protocol;
+        uri.host = this.apiUrl.host;
+      }
+      let response: Awaited<ReturnType<twilio.RequestClient['request']>>;
+      try {
+        response = await super.request<T>({ ...opts, uri: uri.href });
+      } catch (error) {
+        throw new TransportError(`Twilio could not be reached: ${(error as Error).message}`, { transient: true });
+      }
+      if (response.statusCode < 400) return response as never;
+      const body = (typeof response.body === 'string' ? safeJson(response.body) : response.body) as {
+        code?: number;
+        message?: string;
+      } | null;
+      const status = response.statusCode;
+      const headers = (response.headers ?? {}) as Record<string, string | undefined>;
+      throw new TransportError(body?.message ?? `Twilio answered ${status}`, {
+        transient: status === 429 || status >= 500,
+        httpStatus: status,
+        errorCode: body?.code ? String(body.code) : null,
+        retryAfterMs: parseRetryAfter(headers['retry-after'] ?? headers['Retry-After']),
+        authFailed: status === 401 || status === 403 || body?.code === 20003,
+      });
     }
-    let response: Awaited<ReturnType<twilio.RequestClient['request']>>;
-    try {
-      response = await super.request<T>({ ...opts, uri: uri.href });
-    } catch (error) {
-      throw new TransportError(`Twilio could not be reached: ${(error as Error).message}`, { transient: true });
-    }
-    if (response.statusCode < 400) return response as never;
-    const body = (typeof response.body === 'string' ? safeJson(response.body) : response.body) as {
-      code?: number;
-      message?: string;
-    } | null;
-    const status = response.statusCode;
-    const headers = (response.headers ?? {}) as Record<string, string | undefined>;
-    throw new TransportError(body?.message ?? `Twilio answered ${status}`, {
-      transient: status === 429 || status >= 500,
-      httpStatus: status,
-      errorCode: body?.code ? String(body.code) : null,
-      retryAfterMs: parseRetryAfter(headers['retry-after'] ?? headers['Retry-After']),
-      authFailed: status === 401 || status === 403 || body?.code === 20003,
-    });
-  }
-}
+  };
 
 const safeJson = (text: string): unknown => {
   try {
@@ -72,18 +73,26 @@ const address = (channel: OutboundMessage['channel'], phone: string) =>
 /** Sends SMS and WhatsApp messages with the twilio SDK. */
 export class TwilioTransport implements ChannelTransport {
   readonly kind = 'twilio' as const;
-  private readonly client: twilio.Twilio;
+  private client: Promise<twilio.Twilio> | null = null;
 
-  constructor(private readonly settings: TwilioSettings) {
-    this.client = twilio(settings.username, settings.password, {
-      accountSid: settings.accountSid,
-      httpClient: new TwilioHttp(new URL(settings.apiUrl), settings.timeoutMs ?? 15_000),
+  constructor(private readonly settings: TwilioSettings) {}
+
+  /** The SDK client, made on first use: the SDK is loaded only by a server that sends through Twilio. */
+  private sdk(): Promise<twilio.Twilio> {
+    const { settings } = this;
+    this.client ??= import('twilio').then(({ default: sdk }) => {
+      const TwilioHttp = twilioHttpClass(sdk);
+      return sdk(settings.username, settings.password, {
+        accountSid: settings.accountSid,
+        httpClient: new TwilioHttp(new URL(settings.apiUrl), settings.timeoutMs ?? 15_000),
+      });
     });
+    return this.client;
   }
 
   async send(message: OutboundMessage): Promise<SendResult> {
     const { senderPhone, messagingServiceSid } = this.settings;
-    const created = await this.client.messages.create({
+    const created = await (await this.sdk()).messages.create({
       to: address(message.channel, message.to),
       ...(messagingServiceSid ? { messagingServiceSid } : { from: address(message.channel, senderPhone ?? '') }),
       ...(message.contentSid
@@ -98,6 +107,6 @@ export class TwilioTransport implements ChannelTransport {
 
   /** GET /2010-04-01/Accounts/{sid}.json: free, and refused with 401 for wrong credentials. */
   async verify(): Promise<void> {
-    await this.client.api.v2010.accounts(this.settings.accountSid).fetch();
+    await (await this.sdk()).api.v2010.accounts(this.settings.accountSid).fetch();
   }
 }

@@ -1,6 +1,5 @@
 import { INVALID_NUMBER_MESSAGE } from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import twilio from 'twilio';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { publicAccess } from '../../platform/guard';
@@ -46,6 +45,7 @@ export const twilioWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
           : null;
       if (!token || typeof signature !== 'string' || !params) throw refused();
       const url = `${deps.publicUrl.replace(/\/$/, '')}${request.url}`;
+      const { default: twilio } = await import('twilio');
       if (!twilio.validateRequest(token, signature, url, params)) throw refused();
 
       const sid = params.MessageSid ?? params.SmsSid;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { arrayParam, type BulkColumn, insertRows } from '../../db/bulk-insert';
+import { arrayParam, type BulkColumn, FixedStatement, insertParams, insertRows } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { GroupCommit } from '../../platform/group-commit';
 import { messages, threads } from './schema';
@@ -66,28 +66,48 @@ const writeBatch = async (db: Db, rows: NewMessage[]) => {
   });
   // A thread created by this statement is not visible to its UPDATE part: its summary is inserted.
   const known = [...summaries.entries()].filter(([id]) => !created.has(id));
-  await db.execute(sql`
-    WITH new_threads AS (${insertRows(threads, threadColumns, newThreads)}),
-      new_messages AS (${insertRows(messages, messageColumns, rows)})
+  await messageStatement.run(db, newThreads, rows, known);
+};
+
+type KnownThread = [id: string, summary: Summary];
+
+/** New threads, the messages, and the summary of the other threads: one statement, text fixed. */
+const messageStatement = new FixedStatement(
+  () => sql`
+    WITH new_threads AS (${insertRows(threads, threadColumns, [])}),
+      new_messages AS (${insertRows(messages, messageColumns, [])})
     UPDATE ${threads} SET
-      last_message = v.last_message,
-      last_message_at = v.at,
+      last_message = CASE WHEN v.at >= ${threads}.last_message_at THEN v.last_message ELSE ${threads}.last_message END,
+      last_message_at = greatest(${threads}.last_message_at, v.at),
       message_count = ${threads}.message_count + v.n
     FROM unnest(
-      ${arrayParam(known, ([id]) => id)}::text[],
-      ${arrayParam(known, ([, summary]) => summaryText(summary))}::text[],
-      ${arrayParam(known, ([, summary]) => summary.last.createdAt.toISOString())}::timestamptz[],
-      ${arrayParam(known, ([, summary]) => summary.count)}::int[]) AS v(id, last_message, at, n)
-    WHERE ${threads}.id = v.id`);
-};
+      ${arrayParam([], () => null)}::text[],
+      ${arrayParam([], () => null)}::text[],
+      ${arrayParam([], () => null)}::timestamptz[],
+      ${arrayParam([], () => null)}::int[]) AS v(id, last_message, at, n)
+    WHERE ${threads}.id = v.id`,
+  (newThreads: { thread: NewThread; summary: Summary }[], rows: NewMessage[], known: KnownThread[]) => [
+    ...insertParams(threadColumns, newThreads),
+    ...insertParams(messageColumns, rows),
+    known.map(([id]) => id),
+    known.map(([, summary]) => summaryText(summary)),
+    known.map(([, summary]) => summary.last.createdAt.toISOString()),
+    known.map(([, summary]) => summary.count),
+  ],
+);
 
 const writers = new WeakMap<Db, GroupCommit<NewMessage>>();
 
-/** Resolves once the message row is committed (with its thread's summary). */
-export const writeMessage = (db: Db, row: NewMessage): Promise<void> => {
+/**
+ * Resolves once the message row is committed (with its thread's summary). On PostgreSQL two
+ * batches may be in flight (a pool of connections; thread summaries keep the latest message
+ * whatever commits first); PGlite runs one statement at a time, so there one batch at a time
+ * leaves room for the other statements (a visitor's chat during a campaign).
+ */
+export const writeMessage = (db: Db, row: NewMessage, options: { pooled: boolean }): Promise<void> => {
   let writer = writers.get(db);
   if (!writer) {
-    writer = new GroupCommit((rows) => writeBatch(db, rows));
+    writer = new GroupCommit((rows) => writeBatch(db, rows), { concurrency: options.pooled ? 2 : 1 });
     writers.set(db, writer);
   }
   return writer.add(row);

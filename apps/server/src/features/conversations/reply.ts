@@ -4,8 +4,9 @@ import type { ModelMessage, ToolChoice, ToolSet } from 'ai';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId, newToken } from '../../platform/ids';
+import { buildAppTools } from '../agents/app-tools';
 import { findAgentCached } from '../agents/cache';
-import { buildAgentTools } from '../agents/tools';
+import { buildAgentTools, mergeToolSets } from '../agents/tools';
 import { retrieveKnowledge } from '../knowledge/retrieve';
 import { runModel } from '../llm/gateway';
 import { composeSystemPrompt } from '../llm/prompt-format';
@@ -178,7 +179,10 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
         presencePenalty: caller?.presencePenalty ?? agent.presencePenalty,
         stopSequences: caller?.stopSequences ?? agent.stopSequences,
       },
-      tools: withCallerTools(buildAgentTools(deps, agent.tools), caller?.tools),
+      tools: withCallerTools(
+        mergeToolSets(buildAgentTools(deps, agent.tools), buildAppTools(deps, agent.subaccountId, agent.enabledTools)),
+        caller?.tools,
+      ),
       modelMessages: caller?.modelMessages,
       toolChoice: caller?.toolChoice,
       json: caller?.json,

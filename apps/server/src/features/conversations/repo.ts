@@ -151,19 +151,23 @@ export const storeMessage = async (
     userId: input.userId ?? null,
     createdAt: nextMessageTime(),
   };
-  await writeMessage(deps.db, {
-    ...row,
-    ...(input.newThread
-      ? {
-          newThread: {
-            ...input.newThread,
-            id: input.threadId,
-            channelRef: input.newThread.channelRef ?? null,
-            contactIdentifier: input.newThread.contactIdentifier ?? null,
-          },
-        }
-      : {}),
-  });
+  await writeMessage(
+    deps.db,
+    {
+      ...row,
+      ...(input.newThread
+        ? {
+            newThread: {
+              ...input.newThread,
+              id: input.threadId,
+              channelRef: input.newThread.channelRef ?? null,
+              contactIdentifier: input.newThread.contactIdentifier ?? null,
+            },
+          }
+        : {}),
+    },
+    { pooled: Boolean(deps.env.DATABASE_URL) },
+  );
   if (input.newThread) {
     // The next turn of a new conversation finds its thread without a query.
     handlerCache.set(input.threadId, {

@@ -119,7 +119,7 @@ const agentReply = async (
   state: { threadId: string | null; replay?: boolean },
   track: CallTracker,
   measure?: Measure,
-) => {
+): Promise<TTranscriptMessage> => {
   const last = transcript.at(-1)?.content ?? '';
   const started = performance.now();
   if (ctx.target.kind === 'agent') {
@@ -136,7 +136,9 @@ const agentReply = async (
         signal: ctx.signal,
         strict: true,
         // A replayed case gives the agent the recorded turns before the question.
-        ...(state.replay && !state.threadId ? { history: transcript } : {}),
+        ...(state.replay && !state.threadId
+          ? { history: transcript.map(({ role, content }) => ({ role, content })) }
+          : {}),
       }),
     );
     state.threadId = reply.threadId;
@@ -146,7 +148,7 @@ const agentReply = async (
       measure.credits += reply.credits;
       measure.toolCalls.push(...reply.toolCalls);
     }
-    return reply.message;
+    return answered(reply.message, reply.toolCalls);
   }
   const target = ctx.target;
   // The opening greeting is the agent's own line; providers want the history to start with the user.
@@ -159,7 +161,7 @@ const agentReply = async (
       system: [target.system, ctx.initialMessage ? `You opened the conversation with: "${ctx.initialMessage}"` : '']
         .filter(Boolean)
         .join('\n\n'),
-      messages: transcript.slice(Math.max(0, firstUser)),
+      messages: transcript.slice(Math.max(0, firstUser)).map(({ role, content }) => ({ role, content })),
       temperature: target.temperature,
       maxTokens: target.maxTokens,
       source: 'evaluation.agent',
@@ -173,8 +175,15 @@ const agentReply = async (
     measure.credits += result.usage.credits;
     measure.toolCalls.push(...result.toolCalls);
   }
-  return result.text;
+  return answered(result.text, result.toolCalls);
 };
+
+/** The agent's line of the transcript, with the tools it called (and what they answered). */
+const answered = (content: string, toolCalls: { name: string; input: unknown; output: unknown }[]) => ({
+  role: 'assistant' as const,
+  content,
+  ...(toolCalls.length ? { toolCalls } : {}),
+});
 
 const simulatedUserTurn = async (
   ctx: RunContext,
@@ -263,19 +272,20 @@ export const runConversation = async (
       role: 'user',
       content: await simulatedUserTurn(ctx, transcript, item, item.whenToAsk - turn, track),
     });
-    transcript.push({ role: 'assistant', content: await agentReply(ctx, transcript, state, track) });
+    transcript.push(await agentReply(ctx, transcript, state, track));
   }
   transcript.push({ role: 'user', content: question });
   const measure: Measure = { latencyMs: 0, credits: 0, toolCalls: [] };
-  const answer = await agentReply(ctx, transcript, state, track, measure);
-  transcript.push({ role: 'assistant', content: answer });
+  const answerLine = await agentReply(ctx, transcript, state, track, measure);
+  const answer = answerLine.content;
+  transcript.push(answerLine);
   // The offline model cannot tell whether the criteria need more turns: it never follows up.
   const followUps = ctx.testing.provider === 'offline' ? 0 : ctx.followUpTurns;
   for (let turn = 0; turn < followUps; turn += 1) {
     const next = await followUpTurn(ctx, transcript, item, track);
     if (!next) break;
     transcript.push({ role: 'user', content: next });
-    transcript.push({ role: 'assistant', content: await agentReply(ctx, transcript, state, track, measure) });
+    transcript.push(await agentReply(ctx, transcript, state, track, measure));
   }
   const checks = runChecks(item.checks, { answer, ...measure });
   // With checks and no success criteria, the checks alone decide (no judge call).

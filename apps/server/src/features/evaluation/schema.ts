@@ -1,3 +1,4 @@
+import type { TTranscriptMessage } from '@switchboard/core';
 import { boolean, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from '../auth/schema';
 import { accounts, subaccounts } from '../tenancy/schema';
@@ -96,7 +97,7 @@ export const evaluationConversations = pgTable(
     originalQuestion: text('original_question').notNull(),
     successCriteria: text('success_criteria').notNull(),
     whenToAsk: integer('when_to_ask').notNull(),
-    transcript: jsonb('transcript').$type<{ role: 'user' | 'assistant'; content: string }[]>().notNull(),
+    transcript: jsonb('transcript').$type<TTranscriptMessage[]>().notNull(),
     answer: text('answer').notNull(),
     /** passed / failed (graded) or error (could not be evaluated; left out of the pass rate). */
     outcome: text('outcome', { enum: ['passed', 'failed', 'error'] })

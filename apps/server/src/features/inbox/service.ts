@@ -34,7 +34,13 @@ export const listThreads = async (
 export const transcript = async (deps: Deps, subaccountId: string, connectionId: string, threadId: string) => {
   const { thread } = await threadOf(deps, subaccountId, connectionId, threadId);
   const full = await getThreadWithMessages(deps.db, subaccountId, thread.threadId);
-  const messages = (full?.messages ?? []).map(({ id, role, content, createdAt }) => ({ id, role, content, createdAt }));
+  const messages = (full?.messages ?? []).map(({ id, role, content, toolCalls, createdAt }) => ({
+    id,
+    role,
+    content,
+    toolCalls,
+    createdAt,
+  }));
   return { thread, messages };
 };
 

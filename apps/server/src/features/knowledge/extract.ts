@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { KnowledgeKind } from '@switchboard/core';
 import type { Env } from '../../platform/env';
-import type { ReadChunk } from './read-document';
+import type { ReadChunk } from './chunk';
 import { declaredUncompressedSize } from './zip-size';
 
 /**

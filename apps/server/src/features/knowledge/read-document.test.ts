@@ -4,8 +4,9 @@ import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartUpload } from '../../testing/multipart';
 import { seedAgent } from '../agents/seed';
 import { seedAgency } from '../tenancy/seed';
+import { chunkText } from './chunk';
 import { DocumentRefusedError, readDocumentOffThread } from './extract';
-import { chunkText, markdownToText } from './read-document';
+import { markdownToText } from './read-document';
 import { declaredUncompressedSize } from './zip-size';
 
 /** A one-entry zip whose central directory declares `declared` bytes unpacked. */

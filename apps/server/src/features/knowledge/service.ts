@@ -13,9 +13,9 @@ import type { Env } from '../../platform/env';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { policyOf } from '../../platform/outbound';
+import { chunkText, type ReadChunk } from './chunk';
 import { crawlSite } from './crawl';
 import { DocumentRefusedError, readDocumentOffThread } from './extract';
-import { chunkText, type ReadChunk } from './read-document';
 import { invalidateKnowledge } from './retrieve';
 import { knowledgeChunks, knowledgeDocuments } from './schema';
 

@@ -2,6 +2,7 @@ import type { TLaunchConnection, TLaunchResponse } from '@switchboard/core';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { findConnection } from '../connections/repo';
+import { appToolIssues } from './app-tool-issues';
 import { setPaused } from './pauses';
 import { toRecord } from './records';
 import * as repo from './repo';
@@ -21,10 +22,8 @@ export const launchOverview = async (
     limit,
     onlySubaccountId: caller.apiKeySubaccountId ?? subaccountId,
   });
-  const facts = await repo.connectionFacts(
-    deps.db,
-    rows.map((row) => row.subaccountId),
-  );
+  const ids = rows.map((row) => row.subaccountId);
+  const [facts, issues] = await Promise.all([repo.connectionFacts(deps.db, ids), appToolIssues(deps.db, ids)]);
   const bySubaccount = new Map<string, TLaunchConnection[]>();
   for (const fact of facts) {
     const record = toRecord(fact);
@@ -36,7 +35,11 @@ export const launchOverview = async (
   return {
     page,
     hasMore,
-    subaccounts: rows.map((row) => ({ ...row, connections: bySubaccount.get(row.subaccountId) ?? [] })),
+    subaccounts: rows.map((row) => ({
+      ...row,
+      connections: bySubaccount.get(row.subaccountId) ?? [],
+      appToolIssues: issues.get(row.subaccountId) ?? [],
+    })),
   };
 };
 

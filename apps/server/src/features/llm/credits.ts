@@ -12,7 +12,7 @@ import { debitUsages, type HoldRequest, reserveHolds, spendableBalance, type Usa
  * in flight covers it); after the call, meter() debits the real cost and removes the hold in the
  * same transaction, and releaseCredits() removes it when the call failed. Reservations asked for
  * at the same moment share one transaction per account (group commit); metering is gathered for
- * 100 ms off the caller's path, idempotent by key and awaited by flushMetering().
+ * 250 ms off the caller's path, idempotent by key and awaited by flushMetering().
  */
 
 /**
@@ -125,7 +125,7 @@ export const reserveCredits = async (
   if (embedded(deps)) return reserveLocal(deps, input.accountId, subaccountId, estimate);
   let writer = reservers.get(deps.db);
   if (!writer) {
-    writer = new GroupCommit(writeHolds(deps));
+    writer = new GroupCommit(writeHolds(deps), { concurrency: 2 });
     reservers.set(deps.db, writer);
   }
   const request: HoldRequest = {
@@ -143,7 +143,7 @@ export const reserveCredits = async (
 const writers = new WeakMap<Deps['db'], GroupCommit<UsageInput>>();
 const active = new Set<GroupCommit<UsageInput>>();
 /** How long metering gathers model calls before writing them. */
-const METERING_WINDOW_MS = 100;
+const METERING_WINDOW_MS = 250;
 
 /** Debits a batch: one ledger transaction per account. */
 const writeUsages = (deps: Deps) => async (usages: UsageInput[]) => {
@@ -167,7 +167,7 @@ const meteringWriter = (deps: Deps) => {
 };
 
 /**
- * Debits a model call off the caller's path and removes its hold: the calls of 100 ms share one
+ * Debits a model call off the caller's path and removes its hold: the calls of 250 ms share one
  * ledger transaction per account (group commit), exactly once by idempotency key. A failure is
  * logged (the hold then lapses at its end); flushMetering() waits for the writes.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameFromIdea, offlineReply, valueForSchema } from './offline-answer';
+import { dateIn, nameFromIdea, offlineReply, timeIn, valueForSchema } from './offline-answer';
 import { composeSystemPrompt } from './prompt-format';
 
 const system = composeSystemPrompt({
@@ -66,6 +66,31 @@ describe('offline model answers', () => {
       tools,
     });
     expect(after).toEqual({ kind: 'text', text: 'Here is what I found: check_availability returned {"free":true}.' });
+  });
+
+  it('picks the tool sharing the most words and fills its day and time from the message', () => {
+    const slot = { type: 'object', properties: { date: { type: 'string' }, time: { type: 'string' } } };
+    const tools = [
+      { name: 'SANDBOX_CALENDAR_LIST_FREE_SLOTS', description: '', inputSchema: slot },
+      { name: 'SANDBOX_CALENDAR_BOOK_SLOT', description: '', inputSchema: slot },
+    ];
+    const call = offlineReply({
+      system,
+      lastUser: 'Please book a slot on 2030-05-06 at 10:00',
+      toolResults: [],
+      tools,
+    });
+    expect(call).toEqual({
+      kind: 'tool-call',
+      toolName: 'SANDBOX_CALENDAR_BOOK_SLOT',
+      input: { date: '2030-05-06', time: '10:00' },
+    });
+    const now = new Date('2030-01-31T20:00:00Z');
+    expect(dateIn('Please book a slot tomorrow at 10:00', now)).toBe('2030-02-01');
+    expect(dateIn('today please', now)).toBe('2030-01-31');
+    expect(timeIn('at 3pm')).toBe('15:00');
+    expect(timeIn('at 9.30')).toBe('09:30');
+    expect(timeIn('sometime')).toBe('09:00');
   });
 
   it('fills JSON schemas with valid values', () => {

@@ -96,10 +96,17 @@ export const offlineReply = (input: OfflineReplyInput): OfflineReply => {
   }
   const questionTerms = terms(question);
   const questionSet = new Set(questionTerms);
-  const tool = input.tools.find((candidate) => {
+  // The tool whose name shares the most words with the question (the first on a tie).
+  let tool: OfflineTool | undefined;
+  let toolScore = 0;
+  for (const candidate of input.tools) {
     const nameTerms = terms(candidate.name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'));
-    return nameTerms.length > 0 && overlap(nameTerms, questionSet) > 0;
-  });
+    const score = new Set(nameTerms.filter((term) => questionSet.has(term))).size;
+    if (score > toolScore) {
+      tool = candidate;
+      toolScore = score;
+    }
+  }
   if (tool) {
     return { kind: 'tool-call', toolName: tool.name, input: valueForSchema(tool.inputSchema, '', question) };
   }
@@ -180,8 +187,32 @@ const textFor = (key: string, context: string, index: number): string => {
   if (/reason|explanation|feedback|summary/.test(k)) return `Checked against the request about ${topic}.`;
   if (/email/.test(k)) return 'person@example.com';
   if (/time_?zone|timezone/.test(k)) return 'UTC+0';
+  if (/^(date|day)$|_date$|^date_/.test(k)) return dateIn(context);
+  if (/^(time|hour)$|_time$|^time_/.test(k)) return timeIn(context);
   if (/url|link/.test(k)) return 'https://example.com';
   return topic;
+};
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** The day a message names: a YYYY-MM-DD date, today, or tomorrow (the default), in UTC. */
+export const dateIn = (context: string, now = new Date()): string => {
+  const explicit = /\b(\d{4}-\d{2}-\d{2})\b/.exec(context)?.[1];
+  if (explicit) return explicit;
+  if (/\btoday\b/i.test(context)) return isoDay(now);
+  return isoDay(new Date(now.getTime() + 24 * 60 * 60 * 1000));
+};
+
+/** The time a message names, as HH:MM: "10:00", "3pm", "3:30 pm"; 09:00 when it names none. */
+export const timeIn = (context: string): string => {
+  const match = /\b([01]?\d|2[0-3])(?:[:.]([0-5]\d))?\s*(am|pm)?\b/i.exec(
+    context.replace(/\b\d{4}-\d{2}-\d{2}\b/g, ''),
+  );
+  if (!match || (!match[2] && !match[3])) return '09:00';
+  let hour = Number(match[1]);
+  if (match[3]?.toLowerCase() === 'pm' && hour < 12) hour += 12;
+  if (match[3]?.toLowerCase() === 'am' && hour === 12) hour = 0;
+  return `${String(hour).padStart(2, '0')}:${match[2] ?? '00'}`;
 };
 
 /** A value valid for a JSON schema, built deterministically from the key names and the context text. */

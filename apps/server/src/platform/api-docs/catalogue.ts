@@ -164,6 +164,42 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   'GET /api/threads/{threadId}': ['A conversation', 'Messages of a thread with sources and tool calls.'],
   'POST /api/openai/run-prompt': ['Run a prompt (legacy)', 'One reply of an agent by its assistant id.'],
   'POST /api/openrouter/chat': ['Chat with a build (legacy)', 'One reply of an agent by its build id.'],
+  'GET /api/integrations/apps': [
+    'Connectable apps',
+    "The apps a sub-account can connect: Composio's toolkits, or the sandbox catalogue (calendar, CRM, email) when no Composio key is set.",
+  ],
+  'GET /api/integrations/connections': [
+    'App connections',
+    "The sub-account's app connections with their status (pending_connection, connected, failed, auth_required) and discovered tools.",
+  ],
+  'POST /api/integrations/connections': [
+    'Connect an app',
+    'Connects an app: API-key apps connect at once (the key is checked); OAuth apps answer the URL the browser goes to.',
+  ],
+  'GET /api/integrations/oauth/callback': [
+    'App OAuth callback',
+    "Where an app's consent returns: marks the connection connected (or not) and goes back to the Integrations page.",
+  ],
+  'DELETE /api/integrations/connections/{integrationId}': [
+    'Disconnect an app',
+    'Revokes the connected account and removes the connection; agents keep their tools but cannot call them.',
+  ],
+  'POST /api/integrations/connections/{integrationId}/rediscover': [
+    'Rediscover app tools',
+    "Reads the app's tools again and keeps them on the connection.",
+  ],
+  'GET /api/integrations/status': [
+    'Integration status store',
+    'The map of lower-case integration name to connected, and the entries connection:{id} and trigger:{app_slug}.',
+  ],
+  'GET /api/integrations/sandbox/records': [
+    'Sandbox app records',
+    'Bookings, contacts and emails the sandbox apps hold for the sub-account (newest first).',
+  ],
+  'GET /api/agents/{agentId}/app-tools': [
+    'App tools of an agent',
+    "The tools the agent's sub-account offers, grouped by app connection or MCP server, with each group's status.",
+  ],
   'GET /api/connect/{connectId}/providers': [
     'AI providers',
     'Configured provider keys (last four characters only) and their models.',
@@ -558,5 +594,34 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   'POST /api/channels/{connectionId}/media': [
     'Upload a file to send',
     "Stores an image (JPEG, PNG, GIF, WebP) or a PDF of at most 5 MB (multipart, field file) to attach to a campaign or an inbox reply, and answers the public address it is served from ({PUBLIC_URL}/api/media/med_…, an unguessable id that Twilio fetches). The type is read from the file's bytes; anything else is MEDIA_UPLOAD_FAILED (422).",
+  ],
+  'GET /api/mcp-servers': [
+    'List MCP servers',
+    "The current sub-account's MCP servers (Streamable HTTP) with their state (connected, failed, auth_required), last error, the tools found at the last discovery and their headers masked to the last four characters.",
+  ],
+  'POST /api/mcp-servers': [
+    'Add an MCP server',
+    'Adds an MCP server with the headers sent on every request (authentication, stored encrypted), connects to it at once and lists its tools. The address must be public unless PRIVATE_URL_ALLOWLIST lists it (400, field url). A server that answers 401 is stored with the state auth_required; one that cannot be reached with failed and the reason.',
+  ],
+  'PATCH /api/mcp-servers/{serverId}': [
+    'Change an MCP server',
+    'Changes the name, address or headers (the full list; a header sent without a value keeps its stored value). A new address or new headers connect again and list the tools.',
+  ],
+  'DELETE /api/mcp-servers/{serverId}': [
+    'Remove an MCP server',
+    'Removes the server. Agents that enabled its tools keep them listed; a call to one answers TOOL_EXECUTION_FAILED.',
+  ],
+  'POST /api/mcp-servers/{serverId}/rediscover': [
+    'Discover tools again',
+    'Connects to the server again and lists its tools; when it fails, the state says why and the last good list is kept.',
+  ],
+  'POST /mcp': [
+    'Agents as MCP tools',
+    "Switchboard's own MCP server (Streamable HTTP, stateless, JSON answers), authenticated by a platform API key (Authorization: Bearer sk_sb_…). tools/list lists one tool per agent of the key's sub-account (its name made safe, input { message, threadId? }); tools/call asks the agent through the same reply path as every channel (stored on the api channel, credits charged) and answers { answer, threadId }. No key or a bad key: 401.",
+  ],
+  'GET /mcp': ['MCP stream (not offered)', 'The MCP server is stateless: GET answers 405, send requests with POST.'],
+  'DELETE /mcp': [
+    'MCP session end (not offered)',
+    'The MCP server is stateless and keeps no sessions: DELETE answers 405.',
   ],
 };

@@ -9,6 +9,7 @@ import { useSession } from '../session/session';
 import { AgentForm } from './agent-form';
 import { AgentPageHeader } from './agent-page-header';
 import { useAgent, useAgentMutations } from './api';
+import { AppToolsCard } from './app-tools-card';
 import { DeleteAgentDialog } from './delete-agent-dialog';
 import { KnowledgeCard } from './knowledge-card';
 import { TestChat } from './test-chat';
@@ -84,6 +85,7 @@ export const AgentPage = () => {
           <AgentForm agent={data} canEdit={canEdit} />
           <KnowledgeCard agentId={data.id} canEdit={canEdit} />
           <ToolsEditor agent={data} canEdit={canEdit} />
+          <AppToolsCard agent={data} canEdit={canEdit} />
         </div>
         <div className="min-w-0 lg:sticky lg:top-4 lg:self-start">
           <TestChat key={data.id} agent={data} canChat={canEdit} />

@@ -2,6 +2,7 @@ import type {
   TAgent,
   TAgentJobResponse,
   TAgentListResponse,
+  TAppToolGroupsResponse,
   TKnowledgeDocument,
   TModelOption,
   TUpdateAgentRequest,
@@ -96,4 +97,13 @@ export const fetchJob = (jobId: string, signal?: AbortSignal) =>
     silent: true,
     signal,
     headers: { 'cache-control': 'no-store' },
+  });
+
+export const appToolsKey = (agentId: string) => ['app-tools', agentId] as const;
+
+/** Every source's tool groups (app connections, MCP servers) the agent's sub-account offers. */
+export const useAppTools = (agentId: string) =>
+  useQuery({
+    queryKey: appToolsKey(agentId),
+    queryFn: () => api<TAppToolGroupsResponse>(`/api/agents/${encodeURIComponent(agentId)}/app-tools`),
   });

@@ -51,7 +51,7 @@ export const AgentListPage = () => {
           ) : null}
         </Card>
       ) : null}
-      <ul className="grid gap-3 md:grid-cols-2">
+      <ul className="grid grid-cols-1 gap-3 md:grid-cols-2">
         {agents.data?.agents.map((agent) => (
           <li key={agent.id}>
             <Card className="flex h-full flex-col gap-3">
@@ -68,7 +68,9 @@ export const AgentListPage = () => {
                   </p>
                 </div>
               </div>
-              <p className="line-clamp-2 text-sm text-muted">{agent.systemPrompt || 'No instructions yet.'}</p>
+              <p className="line-clamp-2 text-sm break-words text-muted">
+                {agent.systemPrompt || 'No instructions yet.'}
+              </p>
               <div className="mt-auto flex flex-wrap gap-2">
                 <Link
                   to={`/agents/${agent.id}`}

@@ -1,7 +1,8 @@
 import { OFFLINE_MODEL_LABEL, type TAgent, type TMessageSource, type TToolCallView } from '@switchboard/core';
-import { FileText, RotateCcw, Send, Wrench } from 'lucide-react';
+import { FileText, RotateCcw, Send } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Markdown } from '../../components/markdown';
+import { shortValue, ToolCallList } from '../../components/tool-calls';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -19,11 +20,6 @@ interface ChatLine {
   toolCalls?: TToolCallView[];
   pending?: boolean;
 }
-
-const short = (value: unknown) => {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
-};
 
 /** The agent page's test chat: replies stream in, with the tools called and the sources used. */
 export const TestChat = ({ agent, canChat }: { agent: TAgent; canChat: boolean }) => {
@@ -128,21 +124,7 @@ export const TestChat = ({ agent, canChat }: { agent: TAgent; canChat: boolean }
             {line.role === 'assistant' && !line.pending && line.model ? (
               <span className="mt-1 text-xs text-muted">{line.offline ? OFFLINE_MODEL_LABEL : line.model}</span>
             ) : null}
-            {line.toolCalls?.length ? (
-              <ul className="mt-1 max-w-[85%] space-y-1" aria-label="Tool calls">
-                {line.toolCalls.map((call, index) => (
-                  <li
-                    // biome-ignore lint/suspicious/noArrayIndexKey: calls of one reply have no id but their order
-                    key={`${call.name}-${index}`}
-                    className="rounded-md border border-border px-2 py-1 text-xs text-muted"
-                  >
-                    <Wrench size={12} className="mr-1 inline" aria-hidden="true" />
-                    <span className="font-medium text-foreground">{call.name}</span>({short(call.input)}) →{' '}
-                    {short(call.output)}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            {line.toolCalls?.length ? <ToolCallList calls={line.toolCalls} /> : null}
             {line.sources?.length ? (
               <details className="mt-1 max-w-[85%] text-xs text-muted">
                 <summary className="cursor-pointer">Sources ({line.sources.length})</summary>
@@ -151,7 +133,7 @@ export const TestChat = ({ agent, canChat }: { agent: TAgent; canChat: boolean }
                     // biome-ignore lint/suspicious/noArrayIndexKey: one document can give several excerpts
                     <li key={`${source.documentId}-${index}`} className="rounded-md border border-border px-2 py-1">
                       <FileText size={12} className="mr-1 inline" aria-hidden="true" />
-                      <span className="font-medium text-foreground">{source.name}</span>: {short(source.excerpt)}
+                      <span className="font-medium text-foreground">{source.name}</span>: {shortValue(source.excerpt)}
                     </li>
                   ))}
                 </ul>

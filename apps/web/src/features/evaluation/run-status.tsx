@@ -12,6 +12,7 @@ import { ChevronDown } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Markdown } from '../../components/markdown';
+import { ToolCallList } from '../../components/tool-calls';
 import { cn } from '../../lib/cn';
 import { useSession } from '../session/session';
 import { percent } from './api';
@@ -188,6 +189,7 @@ export const ConversationItem = ({
                 ) : (
                   <Markdown text={message.content} />
                 )}
+                {message.toolCalls?.length ? <ToolCallList calls={message.toolCalls} className="max-w-full" /> : null}
               </li>
             ))}
           </ol>

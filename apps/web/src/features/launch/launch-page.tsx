@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/card';
+import { AppToolIssues } from './app-tool-issues';
 import { ConnectionCard } from './connection-card';
 import { StateBadge } from './state-badge';
 import { type ChannelSummary, useChannelSummaries, useLaunch } from './use-launch';
@@ -58,11 +59,12 @@ const SubaccountChannels = ({ sub }: { sub: TLaunchSubaccount }) => {
           This sub-account is locked by your plan: its channels answer no visitors until it is unlocked.
         </p>
       ) : null}
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
         {summaries.map((summary) => (
           <ChannelCard key={summary.channel} summary={summary} sub={sub} />
         ))}
       </div>
+      <AppToolIssues issues={sub.appToolIssues ?? []} subaccountName={sub.name} />
     </section>
   );
 };

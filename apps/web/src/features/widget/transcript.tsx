@@ -2,6 +2,7 @@ import type { TChannelMedia, TInboxTranscript } from '@switchboard/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Markdown } from '../../components/markdown';
+import { ToolCallList } from '../../components/tool-calls';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Textarea } from '../../components/ui/input';
@@ -97,6 +98,7 @@ export const Transcript = ({
                 <Markdown text={message.content} />
               )}
             </div>
+            {message.toolCalls.length ? <ToolCallList calls={message.toolCalls} className="max-w-[80%]" /> : null}
           </li>
         ))}
       </ol>

@@ -1,0 +1,1 @@
+ALTER TABLE "agents" ADD COLUMN "enabled_tools" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -1,0 +1,49 @@
+import { AppError } from '../../platform/errors';
+import { registerAppToolRunner } from '../agents/app-tools';
+import { callMcpTool, McpConnectionError } from './client';
+import { findMcpServer, listMcpServerRows, mcpServerStates, targetOf, toolsOf } from './service';
+
+/**
+ * The 'mcp' app-tool runner: a sub-account's MCP servers are groups of tools (from the cached
+ * discovery, so the agent page never waits for a server), and an enabled tool is called on its
+ * server by its original name (the enabled slug is the upper-cased name).
+ */
+export const registerMcpToolRunner = () =>
+  registerAppToolRunner('mcp', {
+    async discover(deps, subaccountId) {
+      const rows = await listMcpServerRows(deps.db, subaccountId);
+      return rows.map((row) => ({
+        source: 'mcp' as const,
+        ownerId: row.id,
+        ownerName: row.name,
+        status: row.status,
+        sandbox: false,
+        tools: toolsOf(row),
+      }));
+    },
+
+    async statuses(db, subaccountIds) {
+      const rows = await mcpServerStates(db, subaccountIds);
+      return new Map(rows.map((row) => [row.id, { name: row.name, status: row.status, sandbox: false }]));
+    },
+
+    async owns(db, subaccountId, ownerId) {
+      return Boolean(await findMcpServer(db, subaccountId, ownerId));
+    },
+
+    async run(deps, call) {
+      const row = await findMcpServer(deps.db, call.subaccountId, call.tool.ownerId);
+      if (!row) throw new AppError('TOOL_EXECUTION_FAILED', 'The MCP server of this tool was removed');
+      const slug = call.tool.slug.toUpperCase();
+      const found =
+        row.discoveredTools.find((candidate) => candidate.name === call.tool.slug) ??
+        row.discoveredTools.find((candidate) => candidate.name.toUpperCase() === slug);
+      const name = found?.name ?? call.tool.slug;
+      try {
+        return await callMcpTool(deps, targetOf(deps, row), name, call.input, call.signal);
+      } catch (error) {
+        if (error instanceof McpConnectionError) throw new AppError('TOOL_EXECUTION_FAILED', error.message);
+        throw error;
+      }
+    },
+  });

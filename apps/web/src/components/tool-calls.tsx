@@ -1,0 +1,33 @@
+import type { TToolCallView } from '@switchboard/core';
+import { Wrench } from 'lucide-react';
+import { cn } from '../lib/cn';
+
+/** A value of a tool call cut to one short line (JSON for objects). */
+export const shortValue = (value: unknown) => {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+};
+
+const failed = (output: unknown) =>
+  Boolean(output && typeof output === 'object' && 'error' in (output as Record<string, unknown>));
+
+/** The tools an agent called for one reply: name(input) → output, a failed call marked as such. */
+export const ToolCallList = ({ calls, className }: { calls: TToolCallView[]; className?: string }) => (
+  <ul className={cn('mt-1 max-w-[85%] space-y-1', className)} aria-label="Tool calls">
+    {calls.map((call, index) => (
+      <li
+        // biome-ignore lint/suspicious/noArrayIndexKey: calls of one reply have no id but their order
+        key={`${call.name}-${index}`}
+        className={cn(
+          'rounded-md border px-2 py-1 text-xs text-muted break-words',
+          failed(call.output) ? 'border-danger' : 'border-border',
+        )}
+      >
+        <Wrench size={12} className="mr-1 inline" aria-hidden="true" />
+        <span className="font-medium text-foreground">{call.name}</span>({shortValue(call.input)}) →{' '}
+        {failed(call.output) ? <span className="font-medium text-danger">failed: </span> : null}
+        {shortValue(call.output)}
+      </li>
+    ))}
+  </ul>
+);

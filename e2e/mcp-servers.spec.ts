@@ -1,0 +1,156 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { expect, type Page, test } from '@playwright/test';
+import { z } from 'zod';
+import { DEMO_USERS, expectAccessible, signIn } from './support';
+
+const TOKEN = 'e2e-weather-token-4321';
+
+/** A real MCP server (the SDK's own classes, stateless) on a free local port, behind a bearer token. */
+const startWeatherServer = async () => {
+  const calls: { city: string }[] = [];
+  const readJson = async (request: IncomingMessage) => {
+    let body = '';
+    for await (const chunk of request) body += chunk;
+    return body ? JSON.parse(body) : undefined;
+  };
+  const http = createServer(async (request, response) => {
+    if (request.headers.authorization !== `Bearer ${TOKEN}`) {
+      response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      return;
+    }
+    if (request.method !== 'POST') {
+      response.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    const server = new McpServer({ name: 'weather', version: '1.0.0' });
+    server.registerTool(
+      'get_weather',
+      { description: 'Current weather of a city', inputSchema: { city: z.string().min(1) } },
+      async ({ city }) => {
+        calls.push({ city });
+        return { content: [{ type: 'text', text: JSON.stringify({ city, forecast: 'Sunny', celsius: 21 }) }] };
+      },
+    );
+    server.registerTool('list_alerts', { description: 'Weather alerts in force' }, async () => ({
+      content: [{ type: 'text', text: 'No alerts' }],
+    }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response, await readJson(request));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+};
+
+const bothThemes = async (page: Page) => {
+  const wasDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
+  for (const dark of [!wasDark, wasDark]) {
+    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
+    await expectAccessible(page);
+  }
+};
+
+test('an agency adds an MCP server, enables one of its tools on an agent and sees it called in the test chat', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const weather = await startWeatherServer();
+  let serverName = `Weather ${Date.now().toString(36)}`;
+  try {
+    await signIn(page, DEMO_USERS.admin);
+
+    // An agent on the offline model.
+    await page.getByLabel('Your agent idea').fill('A helper for Cloudy Coast tours that answers questions about trips');
+    await page.getByLabel('Model that writes the draft').selectOption('offline::offline');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.waitForURL(/\/agents\/agt_[a-z0-9]+$/);
+    const agentPath = new URL(page.url()).pathname;
+    const agentId = agentPath.split('/').at(-1) ?? '';
+
+    await page.goto('/integrations/mcp');
+    await expect(page.getByRole('heading', { level: 1, name: 'MCP servers' })).toBeVisible();
+    const form = page.getByRole('form', { name: 'Add an MCP server' });
+
+    // An address inside the network that the setting does not list is refused, naming the field.
+    await form.getByLabel('Name', { exact: true }).fill(serverName);
+    await form.getByLabel('Server URL').fill('http://10.0.0.8/mcp');
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await expect(form.getByText('This address is not public and cannot be reached')).toBeVisible();
+
+    // The local server, with its token in an Authorization header.
+    await form.getByLabel('Server URL').fill(weather.url);
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Header 1 name').fill('Authorization');
+    await form.getByLabel('Header 1 value').fill(`Bearer ${TOKEN}`);
+    await form.getByRole('button', { name: 'Add server' }).click();
+
+    const card = page.getByTestId('mcp-server').filter({ hasText: serverName });
+    await expect(card.getByTestId('mcp-status')).toHaveText('Connected');
+    await expect(card.getByText('Authorization: ••••4321')).toBeVisible();
+    await expect(card).not.toContainText(TOKEN);
+    await expect(card.getByTestId('mcp-tool')).toHaveCount(2);
+    const tool = card.getByTestId('mcp-tool').filter({ hasText: 'GET_WEATHER' });
+    await expect(tool).toContainText('Current weather of a city');
+    await bothThemes(page);
+
+    // Enable the weather tool on the agent.
+    await tool.getByLabel('Enable GET_WEATHER on agent').selectOption(agentId);
+    await tool.getByRole('button', { name: 'Enable on agent' }).click();
+    await expect(tool.getByRole('button', { name: 'Enabled' })).toBeDisabled();
+
+    // At phone width the page still fits.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(card.getByTestId('mcp-status')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // The agent calls the tool in its test chat, and the transcript shows the call.
+    await page.goto(agentPath);
+    const chat = page.getByLabel('Test chat', { exact: true });
+    await chat.getByLabel('Test message').fill('What is the weather in Bristol today?');
+    await chat.getByRole('button', { name: 'Send' }).click();
+    const calls = chat.getByRole('list', { name: 'Tool calls' });
+    await expect(calls).toContainText('GET_WEATHER');
+    await expect(calls).toContainText('Sunny');
+    expect(weather.calls.length).toBeGreaterThanOrEqual(1);
+
+    // Rename it: the header left empty keeps its stored value, so the server stays connected.
+    await page.goto('/integrations/mcp');
+    await card.getByRole('button', { name: `Edit ${serverName}` }).click();
+    const edit = page.getByRole('form', { name: `Edit ${serverName}` });
+    await expect(edit.getByLabel('Header 1 value')).toHaveAttribute('placeholder', 'Unchanged (••••4321)');
+    serverName = `${serverName} (forecasts)`;
+    await edit.getByLabel('Name', { exact: true }).fill(serverName);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText(`${serverName}: 2 tools found`)).toBeVisible();
+    const renamed = page.getByTestId('mcp-server').filter({ hasText: serverName });
+    await expect(renamed.getByTestId('mcp-status')).toHaveText('Connected');
+
+    // Rediscover, then delete with confirmation.
+    await renamed.getByRole('button', { name: 'Rediscover' }).click();
+    await expect(page.getByText(`${serverName}: 2 tools found`)).toBeVisible();
+    await renamed.getByRole('button', { name: `Delete ${serverName}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${serverName}?` });
+    await dialog.getByLabel('Type confirm to delete').fill('confirm');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByTestId('mcp-server').filter({ hasText: serverName })).toHaveCount(0);
+  } finally {
+    await weather.close();
+  }
+});
