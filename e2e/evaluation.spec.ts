@@ -298,6 +298,8 @@ test('an agent test: save the settings as a template, run it and see it listed f
     .getByRole('button', { name: 'Leave without saving' })
     .click();
   await page.waitForURL(/\/[^/]+\/ai-settings$/);
+  // The settings page has rendered before going back, so the back navigation starts from it.
+  await expect(page.getByText('Settings of this account.')).toBeVisible();
   await page.goBack();
   await page.waitForURL('**/new-evaluation/openai-assistants/test-settings');
   await expect(page.getByLabel('Testing Model')).toHaveValue('gpt-4o-mini');
