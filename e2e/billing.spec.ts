@@ -19,6 +19,22 @@ test('pricing, sandbox checkout, upgrade with matching preview, downgrade, promo
   await expect(page.getByRole('link', { name: 'Talk to Sales' })).toBeVisible();
   await expectAccessible(page);
 
+  // Discount mode: the discount page sells Starter at 0.75, the secret page the lifetime plan at 0.75.
+  await page.goto('/pricing/discount');
+  const discounted = page.getByRole('article', { name: 'Starter', exact: true });
+  await expect(discounted.getByText('$18.75', { exact: true })).toBeVisible();
+  await expect(discounted.getByText('$25', { exact: true })).toBeVisible();
+  await expect(discounted.getByText('25% off')).toBeVisible();
+  await expect(discounted.getByText('1,000 bonus credits FOREVER')).toBeVisible();
+  await expect(page.getByRole('button', { name: /Annually/ })).toHaveCount(0);
+  await expect(page.getByRole('article', { name: 'Growth' }).getByText('$79', { exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await page.goto('/pricing/secret');
+  const lifetime = page.getByRole('article', { name: 'Mentoring + Lifetime' });
+  await expect(lifetime.getByText('$7,000', { exact: true })).toBeVisible();
+  await expect(lifetime.getByText('one-time', { exact: true })).toBeVisible();
+  await expect(lifetime.getByText('25% off the $9,333.33 list price')).toBeVisible();
+
   // Sign in as a new user: every account starts on the free plan.
   await signIn(page, email);
   await page.goto('/usage');

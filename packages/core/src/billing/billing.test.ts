@@ -107,7 +107,7 @@ describe('pricing cards', () => {
       anchor: 2000,
     });
     expect(cardPrice(lifetime as TCreditPack, { yearlyAsMonthly: false })).toMatchObject({
-      amount: 9333.33,
+      amount: 7000,
       unit: 'one-time',
       anchor: 30000,
     });

@@ -1,6 +1,6 @@
 import { capabilitiesFor, type TCapabilities } from './capabilities';
 import { CREDIT_PACK_TIERS } from './credit-packs';
-import { SECRET_TIERS } from './promotions';
+import { DISCOUNT_MULTIPLIERS, discountedPrice, SECRET_TIERS } from './promotions';
 
 /** Plan data of spec billing-accounts section 9, as pure data. Prices are USD. */
 export const PLAN_FAMILIES = ['starter', 'growth', 'scale', 'enterprise'] as const;
@@ -145,8 +145,25 @@ export const CATALOG_TIERS: TCatalogTier[] = [
   ...LEGACY_TIERS,
 ].sort((a, b) => a.display_order - b.display_order || a.credit_limit - b.credit_limit);
 
-/** Every tier that can be bought, including the secret-page plans and the one-time credit packs. */
-export const ALL_TIERS: TCatalogTier[] = [...CATALOG_TIERS, ...SECRET_TIERS, ...CREDIT_PACK_TIERS];
+/**
+ * Starter in discount mode outside the secret page (/pricing/discount): every monthly pack at the
+ * Starter multiplier 0.75, charged as shown for as long as the subscription runs, against the
+ * regular price, with the FOREVER bonus credits.
+ */
+export const DISCOUNT_TIERS: TCatalogTier[] = CATALOG_TIERS.filter(
+  (tier) => tier.plan_family === 'starter' && tier.interval === 'month',
+).map((tier, index) => ({
+  ...tier,
+  plan_code: 'discount_starter',
+  tier_code: `discount_starter_${tier.credit_limit}`,
+  price_id: `sb_discount_starter_${tier.credit_limit}`,
+  price: discountedPrice(tier.price, DISCOUNT_MULTIPLIERS.starter),
+  original_price: tier.price,
+  display_order: 3000 + index,
+}));
+
+/** Every tier that can be bought, including the secret and discount plans and the one-time credit packs. */
+export const ALL_TIERS: TCatalogTier[] = [...CATALOG_TIERS, ...SECRET_TIERS, ...DISCOUNT_TIERS, ...CREDIT_PACK_TIERS];
 
 export const findTier = (priceId: string | null | undefined): TCatalogTier | undefined =>
   priceId ? ALL_TIERS.find((tier) => tier.price_id === priceId) : undefined;
@@ -166,6 +183,8 @@ export type TPlanCatalog = Record<string, TServerPlanTier[]>;
 
 /** Key of the secret-page plans in the served catalog. */
 export const SECRET_GROUP = 'secret';
+/** Key of the discount page's plans in the served catalog. */
+export const DISCOUNT_GROUP = 'discount';
 
 /** Server plan catalog grouped by plan family, secret-page plans under 'secret' (GET /api/openrouter/plans). */
 export const catalogByFamily = (resolvePriceId: (tier: TCatalogTier) => string | null = (tier) => tier.price_id) => {
@@ -178,5 +197,6 @@ export const catalogByFamily = (resolvePriceId: (tier: TCatalogTier) => string |
   };
   for (const tier of CATALOG_TIERS) add(tier.plan_family, tier);
   for (const tier of SECRET_TIERS) add(SECRET_GROUP, tier);
+  for (const tier of DISCOUNT_TIERS) add(DISCOUNT_GROUP, tier);
   return plans;
 };

@@ -8,7 +8,7 @@ import { DISCOUNT_MULTIPLIERS, discountMultiplier, findPromotion, PROMOTIONS, pr
 /** Spec billing-accounts section 9, point by point: what a card shows is what is charged and granted. */
 const catalog = catalogByFamily();
 const options = { salesUrl: 'https://sales.example' };
-const VARIANTS: TPricingVariant[] = ['default', 'secret', 'secretModal', 'promotional'];
+const VARIANTS: TPricingVariant[] = ['default', 'secret', 'secretModal', 'promotional', 'discount'];
 const packsOf = (variant: TPricingVariant, promoCode?: string) =>
   buildPricingPlans(catalog, variant, { ...options, promoCode }).flatMap((plan) =>
     [plan.monthly, plan.yearly].flatMap((variantData) => variantData?.creditPacks ?? []),
@@ -90,15 +90,16 @@ describe('section 9 prices', () => {
     // The one-year offer grants twelve months of credits per yearly invoice, and says so.
     expect(zoom).toMatchObject({ credits: 36000, billing: 'year', pricePerCredit: pricePerCredit(997, 36000) });
     expect(creditsPerPayment(findTier('sb_secret_zoom_coaching') as never)).toBe(36000);
-    expect(cardPrice(lifetime as TCreditPack, { yearlyAsMonthly: false })).toMatchObject({
-      amount: 9333.33,
+    expect(cardPrice(lifetime as TCreditPack, { yearlyAsMonthly: false })).toEqual({
+      amount: 7000,
       unit: 'one-time',
       anchor: 30000,
+      note: '25% off the $9,333.33 list price',
     });
   });
 
   it('every card shows the price that is charged (the catalog price, or the promotion the server applies)', () => {
-    for (const variant of ['default', 'secret', 'secretModal'] as const) {
+    for (const variant of ['default', 'secret', 'secretModal', 'discount'] as const) {
       for (const pack of packsOf(variant)) expect(pack.price, pack.tierCode).toBe(findTier(pack.stripePriceId)?.price);
     }
     for (const [code, promotion] of Object.entries(PROMOTIONS)) {
@@ -152,6 +153,36 @@ describe('section 9 prices', () => {
     });
     expect(starter?.highlight).toBe('21% off');
     expect(findTier('sb_secret_secret_starter')?.price).toBe(19.75);
+    // The lifetime plan: the 9,333.33 list price at 0.75 is 7,000, the price charged.
+    expect(findTier('sb_secret_mentoring_lifetime')).toMatchObject({ price: 7000, mode: 'payment' });
+  });
+
+  it('the discount page: every Starter pack at 0.75 against its regular price, with the FOREVER bonus', () => {
+    const plans = buildPricingPlans(catalog, 'discount', options);
+    expect(plans.map((plan) => [plan.name, plan.isFeatured, plan.yearly])).toEqual([
+      ['Starter', true, null],
+      ['Growth', false, null],
+      ['Scale', false, null],
+    ]);
+    const [starter, growth] = plans;
+    expect(starter?.highlight).toBe('25% off');
+    expect(starter?.highlightedBenefits).toEqual(['1,000 bonus credits FOREVER']);
+    expect(
+      starter?.monthly?.creditPacks.map((pack) => [pack.price, pack.anchorPrice, pack.stripePriceId, pack.label]),
+    ).toEqual([
+      [18.75, 25, 'sb_discount_starter_500', '500 credits + 1,000 bonus credits'],
+      [26.25, 35, 'sb_discount_starter_1000', '1,000 credits + 1,000 bonus credits'],
+      [33.75, 45, 'sb_discount_starter_1500', '1,500 credits + 1,000 bonus credits'],
+      [41.25, 55, 'sb_discount_starter_2000', '2,000 credits + 1,000 bonus credits'],
+    ]);
+    expect(cardPrice(starter?.monthly?.creditPacks[0] as TCreditPack, { yearlyAsMonthly: false })).toMatchObject({
+      amount: 18.75,
+      unit: '/month',
+      anchor: 25,
+    });
+    // Only Starter is discounted: Growth is at its regular price.
+    expect(growth?.monthly?.creditPacks[0]).toMatchObject({ price: 79, stripePriceId: 'sb_growth_month_3000' });
+    expect(findTier('sb_discount_starter_500')).toMatchObject({ plan_family: 'starter', interval: 'month' });
   });
 
   it('legacy yearly plans show 15.00 and 38.50 a month', () => {

@@ -1,6 +1,21 @@
-import { ENTERPRISE_PLAN, FAMILY_PRICES, SECRET_GROUP, type TPlanCatalog, type TServerPlanTier } from './catalog';
+import {
+  DISCOUNT_GROUP,
+  ENTERPRISE_PLAN,
+  FAMILY_PRICES,
+  SECRET_GROUP,
+  type TPlanCatalog,
+  type TServerPlanTier,
+} from './catalog';
 import { pricePerCredit } from './format';
-import { findPromotion, promotionalPrice, promotionNote, SECRET_BONUS_CREDITS } from './promotions';
+import {
+  DISCOUNT_MULTIPLIERS,
+  findPromotion,
+  grantsForeverBonus,
+  LIFETIME_LIST_PRICE,
+  promotionalPrice,
+  promotionNote,
+  SECRET_BONUS_CREDITS,
+} from './promotions';
 
 /** Pricing-card data of spec billing-accounts 3 (Plan, Credit pack), built from the served catalog. */
 export interface TCreditPack {
@@ -46,7 +61,19 @@ export interface TPricingPlan {
   fromPrice?: number;
 }
 
-export type TPricingVariant = 'default' | 'secretModal' | 'promotional' | 'secret';
+/**
+ * Pricing page variants: the default page, the pricing modal, a promo code's page, the secret page
+ * (discount mode on, forced monthly) and the discount page (discount mode on outside the secret page).
+ */
+export type TPricingVariant = 'default' | 'secretModal' | 'promotional' | 'secret' | 'discount';
+
+/** Variants that show monthly billing only, without the Monthly/Annually toggle. */
+const MONTHLY_ONLY: readonly TPricingVariant[] = ['promotional', 'secret', 'discount'];
+export const isMonthlyOnly = (variant: TPricingVariant) => MONTHLY_ONLY.includes(variant);
+
+const FOREVER_BONUS = `${SECRET_BONUS_CREDITS.toLocaleString('en-US')} bonus credits FOREVER`;
+const percentOff = (multiplier: number) => `${Math.round((1 - multiplier) * 100)}% off`;
+const LIFETIME_NOTE = `${percentOff(DISCOUNT_MULTIPLIERS.lifetime)} the $${LIFETIME_LIST_PRICE.toLocaleString('en-US')} list price`;
 
 /**
  * The credits a pack grants per payment: a yearly invoice grants 12 times the monthly credits (the
@@ -213,32 +240,58 @@ export const buildPricingPlans = (
       },
     ];
   }
+  if (variant === 'discount') {
+    // Discount mode outside the secret page: Starter at 0.75 with the FOREVER bonus; the other plans
+    // at their regular monthly prices.
+    const starter = familyPlan(catalog, 'starter');
+    const discounted = variantOf(catalog[DISCOUNT_GROUP] ?? [], 'month', null, true);
+    const regular = (plan: TPricingPlan | null): TPricingPlan | null =>
+      plan ? { ...plan, yearly: null, isFeatured: false } : null;
+    const cards: (TPricingPlan | null)[] = [
+      starter && discounted
+        ? {
+            ...starter,
+            monthly: discounted,
+            yearly: null,
+            isFeatured: true,
+            highlight: percentOff(DISCOUNT_MULTIPLIERS.starter),
+            highlightedBenefits: [FOREVER_BONUS],
+          }
+        : null,
+      regular(familyPlan(catalog, 'growth')),
+      regular(familyPlan(catalog, 'scale')),
+    ];
+    return cards.filter(present);
+  }
   if (variant === 'secret') {
-    return (catalog[SECRET_GROUP] ?? []).map((tier) => ({
-      name: tier.display_name,
-      description: tier.display_description,
-      monthly: variantOf(
+    return (catalog[SECRET_GROUP] ?? []).map((tier) => {
+      const monthly = variantOf(
         [{ ...tier, interval: 'month' }],
         'month',
         null,
-        tier.plan_code === 'secret_starter',
+        grantsForeverBonus(tier),
         tier.mode === 'payment' ? 'one_time' : tier.interval,
-      ),
-      yearly: null,
-      isFeatured: tier.plan_code === 'secret_starter',
-      features: [],
-      highlight: tier.original_price ? `${Math.round((1 - tier.price / tier.original_price) * 100)}% off` : null,
-      highlightedBenefits:
-        tier.mode === 'payment'
-          ? ['One-time payment']
-          : tier.plan_code === 'secret_starter'
-            ? [`${SECRET_BONUS_CREDITS.toLocaleString('en-US')} bonus credits FOREVER`]
-            : [],
-      ctaHref: null,
-      buttonText: null,
-      planFamily: tier.plan_code,
-      legacy: false,
-    }));
+      );
+      return {
+        name: tier.display_name,
+        description: tier.display_description,
+        // The lifetime plan says what its price is: the list price at its discount multiplier.
+        monthly:
+          monthly && tier.mode === 'payment'
+            ? { ...monthly, creditPacks: monthly.creditPacks.map((pack) => ({ ...pack, note: LIFETIME_NOTE })) }
+            : monthly,
+        yearly: null,
+        isFeatured: grantsForeverBonus(tier),
+        features: [],
+        highlight: tier.original_price ? `${Math.round((1 - tier.price / tier.original_price) * 100)}% off` : null,
+        highlightedBenefits:
+          tier.mode === 'payment' ? ['One-time payment'] : grantsForeverBonus(tier) ? [FOREVER_BONUS] : [],
+        ctaHref: null,
+        buttonText: null,
+        planFamily: tier.plan_code,
+        legacy: false,
+      };
+    });
   }
   if (variant === 'secretModal') {
     return [familyPlan(catalog, 'starter'), familyPlan(catalog, 'growth'), familyPlan(catalog, 'scale')].filter(
@@ -273,9 +326,9 @@ export const PLAN_BUTTON_TEXT = {
   contact: ENTERPRISE_PLAN.buttonText,
 } as const;
 
-/** The toggle shows only if some plan has a yearly variant and the page is not promotional or secret. */
+/** The toggle shows only if some plan has a yearly variant and the page is not monthly-only. */
 export const showsIntervalToggle = (plans: TPricingPlan[], variant: TPricingVariant): boolean =>
-  variant !== 'promotional' && variant !== 'secret' && plans.some((plan) => plan.yearly !== null);
+  !isMonthlyOnly(variant) && plans.some((plan) => plan.yearly !== null);
 
 /**
  * What a card shows for a pack (spec billing-accounts 3 and 9, honestly): the amount, its unit,
@@ -288,7 +341,7 @@ export const cardPrice = (
   options: { yearlyAsMonthly: boolean },
 ): { amount: number; unit: string; anchor: number | null; note: string | null } => {
   if (pack.billing === 'one_time')
-    return { amount: pack.price, unit: 'one-time', anchor: pack.anchorPrice, note: null };
+    return { amount: pack.price, unit: 'one-time', anchor: pack.anchorPrice, note: pack.note ?? null };
   if (pack.billing === 'year' && options.yearlyAsMonthly) {
     // A yearly pack of the pricing page: per month, against the monthly price of the same pack.
     return {

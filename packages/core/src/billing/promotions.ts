@@ -77,8 +77,22 @@ export const discountMultiplier = (plan: { family: string; lifetime?: boolean },
   return options.secret ? DISCOUNT_MULTIPLIERS.starterSecret : DISCOUNT_MULTIPLIERS.starter;
 };
 
-/** Bonus credits of the secret-page Starter, marked FOREVER when discount mode is on. */
+/** A price at a discount multiplier, to the cent (25 at 0.79 is 19.75; 9,333.33 at 0.75 is 7,000). */
+export const discountedPrice = (price: number, multiplier: number): number =>
+  Math.round(price * multiplier * 100) / 100;
+
+/** Bonus credits of a Starter bought in discount mode, marked FOREVER on its card. */
 export const SECRET_BONUS_CREDITS = 1000;
+
+/**
+ * Plans bought in discount mode (the secret page's Starter and the discount page's Starter): each
+ * subscription comes with the bonus credits once, and they never expire.
+ */
+export const grantsForeverBonus = (tier: { plan_code: string }): boolean =>
+  tier.plan_code === 'secret_starter' || tier.plan_code === 'discount_starter';
+
+/** The lifetime plan's list price; the secret page sells it in discount mode, at the 0.75 multiplier. */
+export const LIFETIME_LIST_PRICE = 9333.33;
 
 const secretTier = (
   code: string,
@@ -116,7 +130,7 @@ export const SECRET_TIERS: TCatalogTier[] = [
     'Starter',
     '21% off with 1,000 free bonus credits.',
     // Starter 25 with the secret page's 21% off (display multiplier 0.79): 19.75 is what is charged.
-    Math.round(25 * discountMultiplier({ family: 'starter' }, { secret: true }) * 100) / 100,
+    discountedPrice(25, discountMultiplier({ family: 'starter' }, { secret: true })),
     25,
     500,
     'month',
@@ -140,7 +154,11 @@ export const SECRET_TIERS: TCatalogTier[] = [
     'mentoring_lifetime',
     'Mentoring + Lifetime',
     'One-time payment: mentoring and 3,000 credits every month for life.',
-    9333.33,
+    // The list price at the lifetime plan's multiplier 0.75: 7,000 is what is shown and charged.
+    discountedPrice(
+      LIFETIME_LIST_PRICE,
+      discountMultiplier({ family: 'entrepreneurs', lifetime: true }, { secret: true }),
+    ),
     30000,
     3000,
     'month',

@@ -105,6 +105,31 @@ describe('plans, checkout and credits (sandbox provider)', () => {
     });
   });
 
+  it("the discount page's Starter is charged 0.75 of its price and adds the 1,000 FOREVER bonus credits", async () => {
+    const { call } = await newOwner();
+    const catalog = await call('GET', '/api/openrouter/plans');
+    expect(catalog.body.plans.discount.map((tier: { price: number }) => tier.price)).toEqual([
+      18.75, 26.25, 33.75, 41.25,
+    ]);
+    await subscribe(call, 'sb_discount_starter_500');
+    const usage = await call('GET', '/api/openrouter/usage');
+    expect(usage.body.balance).toMatchObject({ planCreditLimit: 500, bonusCreditsRemaining: 1000 });
+    const overview = await call('GET', '/api/billing/overview');
+    expect(overview.body.invoices).toEqual([expect.objectContaining({ amount: 1875, status: 'paid' })]);
+    expect(overview.body.plan).toMatchObject({ amount: 1875, interval: 'month' });
+  });
+
+  it('the lifetime plan is charged its list price at 0.75, once', async () => {
+    const { call } = await newOwner();
+    const started = await call('POST', '/api/stripe/create-checkout', { priceId: 'sb_secret_mentoring_lifetime' });
+    expect(started.status).toBe(200);
+    const id = String(started.body.url).split('/billing/sandbox/')[1];
+    const paid = await call('POST', `/api/billing/sandbox/checkouts/${id}/complete`, { outcome: 'pay' });
+    expect(paid.body.status).toBe('paid');
+    const overview = await call('GET', '/api/billing/overview');
+    expect(overview.body.invoices).toEqual([expect.objectContaining({ amount: 700000, status: 'paid' })]);
+  });
+
   it('a declined sandbox card changes nothing', async () => {
     const { call } = await newOwner();
     const started = await call('POST', '/api/stripe/create-checkout', { priceId: 'sb_growth_month_3000' });

@@ -4,7 +4,7 @@
  * instead of trusting the payload, and credit grants are keyed by invoice or checkout id, so
  * duplicates and out-of-order delivery end in the same state.
  */
-import { FREE_TIER, SECRET_BONUS_CREDITS } from '@switchboard/core';
+import { FREE_TIER, grantsForeverBonus, SECRET_BONUS_CREDITS } from '@switchboard/core';
 import { and, eq, or } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
@@ -120,8 +120,8 @@ export const grantInvoice = async (deps: Deps, tx: Tx, accountId: string, invoic
   await recordReferralCommission(deps.env, tx, accountId, invoice);
   const tier = tierForProviderPrice(deps.env, invoice.priceId);
   if (invoice.status !== 'paid' || !invoice.subscriptionId || !tier || !invoice.periodStart) return false;
-  if (tier.plan_code === 'secret_starter') {
-    // The secret-page Starter comes with 1,000 bonus credits that never expire, once per subscription.
+  if (grantsForeverBonus(tier)) {
+    // A Starter bought in discount mode comes with 1,000 bonus credits that never expire, once per subscription.
     await addGrant(tx, {
       accountId,
       kind: 'bonus',

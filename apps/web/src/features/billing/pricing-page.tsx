@@ -3,7 +3,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { PublicHeader } from '../marketing/public-header';
 import { PricingView } from './pricing-view';
 
-/** Stand-alone pricing pages: /pricing, /pricing/secret (forced monthly) and /pricing/promo/:code. */
+/** Stand-alone pricing pages: /pricing, /pricing/secret and /pricing/discount (discount mode, monthly) and /pricing/promo/:code. */
 export const PricingPage = ({ variant }: { variant: TPricingVariant }) => {
   const { code } = useParams();
   const [params] = useSearchParams();

@@ -2,6 +2,7 @@ import {
   ANNUAL_DISCOUNT_BADGE,
   buildPricingPlans,
   defaultButtonText,
+  isMonthlyOnly,
   planUnlocking,
   showsIntervalToggle,
   type TPricingVariant,
@@ -22,6 +23,7 @@ const GRID: Record<TPricingVariant, string> = {
   secret: 'sm:grid-cols-2 lg:grid-cols-3',
   secretModal: 'sm:grid-cols-2',
   promotional: 'mx-auto max-w-sm',
+  discount: 'sm:grid-cols-2 lg:grid-cols-3',
 };
 
 export const IntervalToggle = ({ value, onChange }: { value: Interval; onChange: (next: Interval) => void }) => (
@@ -66,7 +68,7 @@ export const PricingPlans = ({
   onChoose: (choice: PlanChoice) => void;
 }) => {
   const catalog = usePlanCatalog();
-  const forcedMonthly = variant === 'secret' || variant === 'promotional';
+  const forcedMonthly = isMonthlyOnly(variant);
   const [interval, setInterval] = useState<Interval>('month');
   const plans = useMemo(
     () =>

@@ -11,6 +11,7 @@ export const billingRoutes: FeatureRoutes = {
   public: [
     { path: '/pricing', element: <PricingPage variant="default" /> },
     { path: '/pricing/secret', element: <PricingPage variant="secret" /> },
+    { path: '/pricing/discount', element: <PricingPage variant="discount" /> },
     { path: '/pricing/promo/:code', element: <PricingPage variant="promotional" /> },
     { path: '/billing/sandbox/portal', element: <SandboxPortalPage /> },
     { path: '/billing/sandbox/:checkoutId', element: <SandboxCheckoutPage /> },
