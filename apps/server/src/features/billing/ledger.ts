@@ -20,7 +20,7 @@ import {
   sumEntries,
 } from './ledger-repo';
 import { scheduleBalanceCheck } from './low-balance';
-import { billingAccounts, creditGrants, creditHolds, usageLogs } from './schema';
+import { creditGrants, creditHolds, usageLogs } from './schema';
 
 const insufficient = () =>
   new AppError('BILLING_INSUFFICIENT_CREDITS', 'Insufficient credits. Please add more to continue.');
