@@ -265,6 +265,7 @@ test('a viewer sees the designer but cannot save', async ({ page }) => {
   await page.waitForURL(/\/con_[a-z0-9]+\/website-widget$/);
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
   await expect(page.getByText('Viewers cannot save changes')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Delete widget' })).toBeDisabled();
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('heading', { name: 'Live Preview' })).toBeVisible();
   await expectAccessible(page);
@@ -307,6 +308,19 @@ test('a website block shows the same chat inline in the page, with its own embed
     await expect(chat.locator('.row.agent .bub')).toHaveCount(2, { timeout: 20_000 });
     await expect(visitor.getByRole('button', { name: /^Open chat/ })).toHaveCount(0);
     await expectAccessible(visitor);
+
+    // Deleting the block (after typing confirm) stops its embed at once.
+    const widgetId = /wgt_[a-z0-9]+/.exec(code)?.[0] as string;
+    const connectionPath = new URL(page.url()).pathname;
+    expect((await page.request.get(`/widget/${widgetId}/widget.js`)).status()).toBe(200);
+    await page.getByRole('button', { name: 'Delete website block' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete website block' });
+    await expect(confirm.getByRole('button', { name: 'Delete' })).toBeDisabled();
+    await confirm.getByLabel('Type confirm to delete').fill('confirm');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('Widget deleted')).toBeVisible();
+    await expect(page).not.toHaveURL(new RegExp(connectionPath));
+    expect((await page.request.get(`/widget/${widgetId}/widget.js`)).status()).toBe(404);
   } finally {
     host.server.close();
   }

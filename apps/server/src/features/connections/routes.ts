@@ -25,7 +25,7 @@ const fromConnection: SubaccountResolver = async (request, deps) => {
 const fromBody: SubaccountResolver = async (request) =>
   (request.body as { subaccountId?: string } | undefined)?.subaccountId;
 
-/** Website widget and website block connections: create, read, save settings, change build, deploy. */
+/** Website widget and website block connections: create, read, save settings, change build, deploy, delete. */
 export const connectionRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   registerConnectIdPrefix('con', async (db, id) => (await repo.findConnection(db, id))?.subaccountId ?? null);
@@ -105,6 +105,15 @@ export const connectionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       service.updateBuild(deps.db, tenantOf(request).subaccountId, request.params.connectionId, request.body.buildId),
+  );
+
+  app.delete(
+    '/api/connections/:connectionId',
+    { config: subaccountAccess('member', fromConnection), schema: { tags, params: ZConnectionParams } },
+    async (request, reply) => {
+      await service.deleteConnection(deps, tenantOf(request).subaccountId, request.params.connectionId);
+      return reply.status(204).send();
+    },
   );
 
   app.post(

@@ -201,4 +201,20 @@ describe('names derived from a long agent name', () => {
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json().connections).toHaveLength(1);
   });
+
+  it('deletes a widget: its embed stops answering, a viewer and another agency cannot, a second delete is 404', async () => {
+    const created = (await create('website-block')).json();
+    const embed = () => t.app.inject({ url: `/widget/${created.widgetId}/widget.js` });
+    expect((await embed()).statusCode).toBe(200);
+    const url = `/api/connections/${created.connectionId}`;
+    expect((await t.app.inject({ method: 'DELETE', url, headers: { cookie: viewer } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'DELETE', url, headers: { cookie: outsider } })).statusCode).toBe(404);
+    const [first, second] = await Promise.all([
+      t.app.inject({ method: 'DELETE', url, headers: { cookie: admin } }),
+      t.app.inject({ method: 'DELETE', url, headers: { cookie: admin } }),
+    ]);
+    expect([first?.statusCode, second?.statusCode].sort()).toEqual([204, 404]);
+    expect((await t.app.inject({ url, headers: { cookie: admin } })).statusCode).toBe(404);
+    expect((await embed()).statusCode).toBe(404);
+  });
 });

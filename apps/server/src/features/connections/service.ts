@@ -161,6 +161,20 @@ export const deployConnection = async (deps: Deps, subaccountId: string, connect
   return repo.toConnection(updated);
 };
 
+/**
+ * Deletes a website widget or block: its embed code stops answering at once in every process, and
+ * its Launch state goes with it. Its past conversations stay, in the usage reports and the dashboard.
+ */
+export const deleteConnection = async (deps: Deps, subaccountId: string, connectionId: string) => {
+  const row = await loadOwned(deps.db, subaccountId, connectionId);
+  const deleted = await deps.db
+    .delete(connections)
+    .where(eq(connections.id, row.id))
+    .returning({ widgetId: connections.widgetId });
+  if (!deleted.length) throw new AppError('CONNECTION_NOT_FOUND', 'Widget not found');
+  await deps.bus.publish(widgetChangedChannel, { widgetId: row.widgetId });
+};
+
 /** The designer's preview chat: the real agent of the connection's build, on the test channel. */
 export const previewChat = async (
   deps: Deps,

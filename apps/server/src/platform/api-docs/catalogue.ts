@@ -248,6 +248,10 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     'Change the widget’s agent',
     'Points the widget at another agent of the sub-account.',
   ],
+  'DELETE /api/connections/{connectionId}': [
+    'Delete a widget',
+    'Deletes a website widget or block: its embed code stops answering at once. Past conversations are kept.',
+  ],
   'POST /api/connections/{connectionId}/deploy': [
     'Deploy a widget',
     'Publishes the saved settings and agent to live embeds.',

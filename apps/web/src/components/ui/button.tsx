@@ -8,7 +8,7 @@ const variants: Record<Variant, string> = {
   primary: 'bg-primary text-primary-foreground hover:brightness-110',
   secondary: 'border border-border bg-surface text-foreground hover:bg-surface-2',
   ghost: 'text-foreground hover:bg-surface-2',
-  danger: 'bg-danger text-white hover:brightness-110',
+  danger: 'bg-danger text-danger-foreground hover:brightness-110',
 };
 
 const sizes: Record<Size, string> = {

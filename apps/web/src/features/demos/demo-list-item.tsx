@@ -42,7 +42,7 @@ export const DemoListItem = ({
           </p>
         </div>
         <p
-          className={`rounded-full px-3 py-1 text-xs font-medium ${atLimit ? 'bg-danger text-white' : 'bg-surface-2'}`}
+          className={`rounded-full px-3 py-1 text-xs font-medium ${atLimit ? 'bg-danger text-danger-foreground' : 'bg-surface-2'}`}
         >
           {demo.requestCount} / {demo.requestLimit} requests used
         </p>

@@ -1,15 +1,23 @@
 import type { TConnection } from '@switchboard/core';
 import { Save } from 'lucide-react';
-import { Navigate, useOutletContext, useParams } from 'react-router';
+import { useState } from 'react';
+import { Navigate, useNavigate, useOutletContext, useParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { ConfirmDeleteDialog } from '../../components/ui/confirm-delete-dialog';
 import type { ConnectContext } from '../connection/connection-layout';
 import { ConnectionHeader, ConnectionState } from './connection-header';
 import { EmbedCode } from './embed-code';
 import { NoConnection } from './no-connection';
 import { LivePreview } from './preview';
 import { SettingsPanel } from './settings-panel';
-import { useConnection, useDeploy, useSaveSettings, useSubaccountConnections } from './use-connection';
+import {
+  useConnection,
+  useDeleteConnection,
+  useDeploy,
+  useSaveSettings,
+  useSubaccountConnections,
+} from './use-connection';
 import { useDesigner } from './use-designer';
 
 const PATHS = { 'website-widget': 'website-widget', 'website-block': 'website-block' } as const;
@@ -30,13 +38,31 @@ export const DesignerRoute = ({ type }: { type: TConnection['type'] }) => {
   }
   if (connection.isLoading || !connection.data) return <ConnectionState loading={connection.isLoading} found={false} />;
   if (connection.data.type !== type) return <Navigate to={`/${connectId}/${PATHS[connection.data.type]}`} replace />;
-  return <Designer key={connection.data.connectionId} connection={connection.data} role={context.role} />;
+  return (
+    <Designer
+      key={connection.data.connectionId}
+      connection={connection.data}
+      role={context.role}
+      subaccountId={context.subaccountId}
+    />
+  );
 };
 
-const Designer = ({ connection, role }: { connection: TConnection; role: ConnectContext['role'] }) => {
+const Designer = ({
+  connection,
+  role,
+  subaccountId,
+}: {
+  connection: TConnection;
+  role: ConnectContext['role'];
+  subaccountId: string;
+}) => {
+  const navigate = useNavigate();
   const designer = useDesigner(connection);
   const save = useSaveSettings(connection.connectionId);
   const deploy = useDeploy(connection.connectionId);
+  const remove = useDeleteConnection(connection.connectionId);
+  const [confirmDelete, setConfirmDelete] = useState(false);
   const viewer = role === 'viewer';
   const block = connection.type === 'website-block';
   const needsRedeploy = connection.needsRedeploy || designer.unsaved;
@@ -103,6 +129,32 @@ const Designer = ({ connection, role }: { connection: TConnection; role: Connect
           />
         </Card>
       </div>
+      <Card className="mt-6 flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 className="font-semibold">Delete this {block ? 'website block' : 'widget'}</h2>
+          <p className="text-sm text-muted">Its embed code stops working at once. Past conversations are kept.</p>
+        </div>
+        <span title={viewer ? 'Viewers cannot delete widgets' : undefined} tabIndex={viewer ? 0 : undefined}>
+          <Button variant="danger" onClick={() => setConfirmDelete(true)} disabled={viewer}>
+            Delete {block ? 'website block' : 'widget'}
+          </Button>
+        </span>
+      </Card>
+      <ConfirmDeleteDialog
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        busy={remove.isPending}
+        title={`Delete ${block ? 'website block' : 'widget'}`}
+        description={`This permanently deletes "${connection.connectionName}". Sites that embed it stop showing it.`}
+        onConfirm={() =>
+          remove.mutate(undefined, {
+            onSuccess: () => {
+              setConfirmDelete(false);
+              navigate(`/${subaccountId}/${PATHS[connection.type]}`, { replace: true });
+            },
+          })
+        }
+      />
     </div>
   );
 };

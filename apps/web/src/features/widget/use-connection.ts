@@ -96,3 +96,18 @@ export const useDeploy = (connectionId: string) => {
     onError: () => toast.error('Failed to deploy widget'),
   });
 };
+
+/** Deletes the widget; the lists that showed it (connections, Launch) are read again. */
+export const useDeleteConnection = (connectionId: string) => {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<void>(`/api/connections/${connectionId}`, { method: 'DELETE', silent: true }),
+    onSuccess: async () => {
+      client.removeQueries({ queryKey: connectionKey(connectionId) });
+      await client.invalidateQueries({ queryKey: ['connections'] });
+      await client.invalidateQueries({ queryKey: ['launch'] });
+      toast.success('Widget deleted');
+    },
+    onError: () => toast.error('Failed to delete widget'),
+  });
+};
