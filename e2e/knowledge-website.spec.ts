@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { DEMO_USERS, expectAccessible, signIn } from './support';
+import { DEMO_USERS, expectAccessible, signIn, subaccountIdOf } from './support';
 
 test('an agency adds its website as knowledge and the agent answers citing the page', async ({ page }) => {
   test.setTimeout(120_000);
@@ -43,6 +43,11 @@ test('an agency adds its website as knowledge and the agent answers citing the p
     await expect(page.getByRole('button', { name: `Re-crawl ${origin}` })).toBeVisible();
     await expectAccessible(page);
 
+    // The offline model has no embeddings: the card says the search is by keywords, and why.
+    await expect(page.getByTestId('knowledge-search')).toHaveText(
+      'Search: keywords. Search by meaning needs an OpenAI model on this agent and an OpenAI key in Settings.',
+    );
+
     await page.getByLabel('Test message').fill('How much does a birthday cake cost?');
     await page.getByRole('button', { name: 'Send' }).click();
     const log = page.getByRole('log');
@@ -51,5 +56,68 @@ test('an agency adds its website as knowledge and the agent answers citing the p
     await expect(log.getByRole('list', { name: 'Sources' })).toContainText(`${origin}/prices`);
   } finally {
     site.close();
+  }
+});
+
+interface OpenAiStub {
+  url: string;
+  close(): Promise<void>;
+}
+/** The OpenAI stand-in shared with the server tests (its embeddings put synonyms together), loaded by path. */
+const OPENAI_STUB_MODULE = '../apps/server/src/testing/openai-stub.ts';
+
+test('an agent on OpenAI finds a passage by meaning, not only by its words, and cites it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { startOpenAiStub } = (await import(OPENAI_STUB_MODULE)) as { startOpenAiStub: () => Promise<OpenAiStub> };
+  const stub = await startOpenAiStub();
+  await signIn(page, DEMO_USERS.admin);
+  const subaccountId = await subaccountIdOf(page, 'Sunrise Solar');
+  const headers = { 'x-subaccount-id': subaccountId };
+  try {
+    const key = await page.request.put(`/api/connect/${subaccountId}/providers/openai`, {
+      data: { apiKey: 'sk-e2e-meaning-1234', baseUrl: stub.url },
+    });
+    expect(key.ok(), await key.text()).toBe(true);
+    const created = await page.request.post('/api/agents', {
+      headers,
+      data: { name: 'Sunrise Meaning Search', provider: 'openai', model: 'stub-chat', systemPrompt: 'Answer briefly.' },
+    });
+    expect(created.status()).toBe(201);
+    const agentId = ((await created.json()) as { id: string }).id;
+    await page.goto(`/agents/${agentId}`);
+    await page.getByLabel('Upload a document').setInputFiles([
+      {
+        name: 'fees.md',
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('# Fees\n\nA roof survey is 90 pounds, taken off the installation price.'),
+      },
+    ]);
+    await expect(page.getByText('fees.md added')).toBeVisible();
+    await page.getByLabel('Upload a document').setInputFiles([
+      {
+        name: 'hours.md',
+        mimeType: 'text/markdown',
+        buffer: Buffer.from('# Opening\n\nWe are open Monday to Friday from 8 in the morning.'),
+      },
+    ]);
+    await expect(page.getByText('hours.md added')).toBeVisible();
+    // The passages are embedded by a background job; the card follows it.
+    await expect(page.getByTestId('knowledge-search')).toHaveText(
+      'Search: keywords and meaning (text-embedding-3-small).',
+      { timeout: 30_000 },
+    );
+    await expectAccessible(page);
+
+    // No word of the question is in the fees page; its meaning is.
+    await page.getByLabel('Test message').fill('What does it cost?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const log = page.getByRole('log');
+    await expect(log).toContainText('Stub reply to: What does it cost?');
+    await log.getByText(/Sources \(\d\)/).click();
+    await expect(log.getByRole('list', { name: 'Sources' }).getByText('fees.md')).toBeVisible();
+  } finally {
+    // Later journeys draft and chat without this key.
+    await page.request.delete(`/api/connect/${subaccountId}/providers/openai`);
+    await stub.close();
   }
 });

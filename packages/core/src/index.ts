@@ -18,6 +18,7 @@ export * from './http/web-address';
 export * from './ids';
 export * from './integrations/index';
 export * from './knowledge/file-check';
+export * from './knowledge/hybrid';
 export * from './knowledge/terms';
 export * from './launch/index';
 export * from './llm/schemas';

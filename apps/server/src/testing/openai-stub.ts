@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
  * - `stub-quota`, `stub-ratelimit`, `stub-missing`, `stub-server`: the provider errors;
  * - `stub-slow`: answers after 5 s; anything else answers "Stub reply to: <last user message>",
  *   or calls the first tool offered (then reports what the tool returned).
+ * `/embeddings` answers deterministic vectors in which synonyms meet (see `stubEmbeddings`).
  * The API key `bad-key` is refused as invalid. `latencyMs` delays every answer (and the first
  * streamed chunk).
  */
@@ -39,6 +40,36 @@ const textOf = (content: unknown): string =>
       ? content.map((part: { text?: string }) => part.text ?? '').join('')
       : '';
 
+type EmbeddingsBody = { input?: string | string[]; model?: string; dimensions?: number };
+
+/** Words that mean the same thing share one dimension, so the stub's vectors find meaning, not spelling. */
+const CONCEPTS: string[][] = [
+  ['fee', 'fees', 'price', 'prices', 'pricing', 'cost', 'costs', 'charge', 'charges', 'pay', 'pounds', 'much'],
+  ['open', 'opening', 'hours', 'monday', 'friday', 'closed', 'when'],
+  ['parking', 'park', 'car', 'cars'],
+];
+
+/**
+ * `/embeddings`: a deterministic vector per text of the requested size (1536 by default), counting
+ * each word in its concept's dimension, or in a hashed one.
+ */
+const stubEmbeddings = (body: EmbeddingsBody) => {
+  const inputs = Array.isArray(body.input) ? body.input : [body.input ?? ''];
+  const dims = body.dimensions ?? 1536;
+  const data = inputs.map((text, index) => {
+    const vector = new Array<number>(dims).fill(0);
+    for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+      const concept = CONCEPTS.findIndex((words) => words.includes(word));
+      const hash = [...word].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) % 100_003, 7);
+      const dim = concept >= 0 ? concept : CONCEPTS.length + (hash % (dims - CONCEPTS.length));
+      vector[dim] = (vector[dim] ?? 0) + (concept >= 0 ? 3 : 1);
+    }
+    return { object: 'embedding', index, embedding: vector };
+  });
+  const tokens = inputs.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+  return { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } };
+};
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const startOpenAiStub = async (options: { latencyMs?: number } = {}): Promise<OpenAiStub> => {
@@ -59,6 +90,8 @@ export const startOpenAiStub = async (options: { latencyMs?: number } = {}): Pro
     if (req.method === 'GET' && path.endsWith('/models')) {
       return json(res, 200, { object: 'list', data: [{ id: 'stub-large' }, { id: 'stub-small' }] });
     }
+    if (req.method === 'POST' && path.endsWith('/embeddings'))
+      return json(res, 200, stubEmbeddings(body as EmbeddingsBody));
     if (req.method !== 'POST' || !path.endsWith('/chat/completions'))
       return json(res, 404, { error: { message: 'No route' } });
     const model = body.model ?? 'stub';

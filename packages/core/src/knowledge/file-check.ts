@@ -81,7 +81,18 @@ export const ZKnowledgeDocument = z.object({
   createdAt: z.string(),
 });
 export type TKnowledgeDocument = z.infer<typeof ZKnowledgeDocument>;
-export const ZKnowledgeDocumentList = z.object({ documents: z.array(ZKnowledgeDocument) });
+/**
+ * How the agent's knowledge is searched: 'hybrid' (keywords and meaning, with the embedding model
+ * of the agent's provider; `indexed` of `total` passages have their vector) or 'keyword' (BM25 alone).
+ */
+export const ZKnowledgeSearch = z.object({
+  mode: z.enum(['hybrid', 'keyword']),
+  model: z.string().nullable(),
+  indexed: z.number().int(),
+  total: z.number().int(),
+});
+export type TKnowledgeSearch = z.infer<typeof ZKnowledgeSearch>;
+export const ZKnowledgeDocumentList = z.object({ documents: z.array(ZKnowledgeDocument), search: ZKnowledgeSearch });
 
 /** POST /api/agents/{agentId}/websites: a page or a sitemap whose site becomes knowledge. */
 export const ZAddWebsiteRequest = z.object({

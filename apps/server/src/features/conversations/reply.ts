@@ -7,7 +7,7 @@ import { newId, newToken } from '../../platform/ids';
 import { buildAppTools } from '../agents/app-tools';
 import { findAgentCached } from '../agents/cache';
 import { buildAgentTools, mergeToolSets } from '../agents/tools';
-import { retrieveKnowledge } from '../knowledge/retrieve';
+import { retrieveForAgent } from '../knowledge/retrieve';
 import { runModel } from '../llm/gateway';
 import { composeSystemPrompt } from '../llm/prompt-format';
 import { findThreadForReply, recentMessages, storeMessage } from './repo';
@@ -87,7 +87,7 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
   // starts, and the user message is stored before the reply is.
   const [existing, retrieved] = await Promise.all([
     input.threadId ? findThreadForReply(deps.db, input.subaccountId, input.threadId) : null,
-    retrieveKnowledge(deps.db, agent.id, message, deps.env.KNOWLEDGE_MAX_CHUNKS),
+    retrieveForAgent(deps, agent, message, deps.env.KNOWLEDGE_MAX_CHUNKS),
   ]);
   // An unknown or foreign thread id starts a new conversation (THREAD_INVALID's advice).
   const known = existing && existing.agentId === agent.id ? existing : null;

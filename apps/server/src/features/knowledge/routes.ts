@@ -10,7 +10,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { subaccountAccess, tenantOf } from '../../platform/guard';
+import { findAgentCached } from '../agents/cache';
 import { fromAgentParam } from '../agents/routes';
+import { indexNewPassages, registerEmbeddingJob } from './embedding-job';
+import { searchStatus } from './retrieve';
 import { addDocument, addWebsite, deleteDocument, listDocuments, uploadFailure } from './service';
 
 const tags = ['knowledge'];
@@ -18,6 +21,12 @@ const ZParams = z.object({ agentId: z.string().max(64) });
 
 export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
+  registerEmbeddingJob();
+  // New passages are queued for meaning search when the agent's provider has an embedding model.
+  const indexLater = (agentId: string, reason: string) =>
+    indexNewPassages(deps, agentId, reason).catch((error) =>
+      deps.log.warn({ err: error, agentId }, 'knowledge indexing could not be queued'),
+    );
   // One byte over the limit is enough to know a file is too large.
   await app.register(fastifyMultipart, {
     preservePath: true,
@@ -38,6 +47,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
         url: request.body.url,
         maxPages: request.body.maxPages,
       });
+      await indexLater(request.params.agentId, `site:${result.documents[0]?.id ?? result.site}`);
       return reply.status(201).send(result);
     },
   );
@@ -48,7 +58,14 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
       config: subaccountAccess('viewer', fromAgentParam()),
       schema: { tags, params: ZParams, response: { 200: ZKnowledgeDocumentList } },
     },
-    async (request) => ({ documents: await listDocuments(deps.db, request.params.agentId) }),
+    async (request) => {
+      const agent = await findAgentCached(deps.db, request.params.agentId);
+      const [documents, search] = await Promise.all([
+        listDocuments(deps.db, request.params.agentId),
+        agent ? searchStatus(deps, agent) : { mode: 'keyword' as const, model: null, indexed: 0, total: 0 },
+      ]);
+      return { documents, search };
+    },
   );
 
   app.post(
@@ -76,6 +93,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
         buffer,
         size,
       });
+      await indexLater(request.params.agentId, `document:${created.id}`);
       return reply.status(201).send(created);
     },
   );

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
 import { agents } from '../agents/schema';
 
 /** A document uploaded to an agent's knowledge; its text is kept in chunks. */
@@ -32,6 +32,9 @@ export const knowledgeChunks = pgTable(
     /** Term frequencies of the chunk, for the keyword (BM25) scorer. */
     terms: jsonb('terms').$type<Record<string, number>>().notNull(),
     length: integer('length').notNull(),
+    /** The chunk's embedding for meaning search, and the model that made it (null until indexed). */
+    embedding: real('embedding').array(),
+    embeddingModel: text('embedding_model'),
   },
   (table) => [index('knowledge_chunks_agent_idx').on(table.agentId)],
 );

@@ -113,6 +113,16 @@ const keyRowOf = (deps: Deps, accountId: string, provider: Exclude<TProviderId, 
     return { row: found, apiKey: found?.encryptedKey ? decryptSecret(deps.env, found.encryptedKey) : '' };
   });
 
+/** The account's credentials for a provider (its key, or its base URL), or null without any. */
+export const providerCredentials = async (
+  deps: Deps,
+  accountId: string,
+  provider: Exclude<TProviderId, 'offline'>,
+): Promise<ProviderCredentials | null> => {
+  const { row, apiKey } = await keyRowOf(deps, accountId, provider);
+  return row && (row.encryptedKey || row.baseUrl) ? { apiKey, baseUrl: row.baseUrl } : null;
+};
+
 /** Whether a choice runs on a real provider the account has a usable key (or URL) for; the offline model needs none. */
 export const hasUsableKey = async (deps: Deps, accountId: string, choice: { provider: TProviderId }) => {
   if (choice.provider === 'offline') return true;

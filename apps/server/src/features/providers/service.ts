@@ -11,6 +11,7 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { policyOf, vetUrlResolved } from '../../platform/outbound';
+import { invalidateEmbedders } from '../knowledge/embeddings';
 import { invalidateProviderKeys } from '../llm/models';
 import { fetchProviderModels } from './models-list';
 import { listProviderKeys } from './repo';
@@ -63,6 +64,7 @@ export const saveProviderKey = async (
     .values({ id: newId('providerKey'), accountId, provider, ...values })
     .onConflictDoUpdate({ target: [providerKeys.accountId, providerKeys.provider], set: values });
   invalidateProviderKeys(accountId);
+  invalidateEmbedders(accountId);
   const views = await listProviders(deps, accountId);
   const view = views.find((item) => item.provider === provider);
   if (!view) throw new AppError('API_KEY_CONFIG_ERROR', 'The API key is not configured correctly.');
@@ -74,4 +76,5 @@ export const deleteProviderKey = async (deps: Deps, accountId: string, provider:
     .delete(providerKeys)
     .where(and(eq(providerKeys.accountId, accountId), eq(providerKeys.provider, provider)));
   invalidateProviderKeys(accountId);
+  invalidateEmbedders(accountId);
 };

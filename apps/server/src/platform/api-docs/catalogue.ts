@@ -212,7 +212,10 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     'Remove a provider key',
     'Deletes a provider key; its agents fall back to the offline model.',
   ],
-  'GET /api/agents/{agentId}/documents': ['Knowledge documents', 'Documents an agent answers from.'],
+  'GET /api/agents/{agentId}/documents': [
+    'Knowledge documents',
+    'Documents an agent answers from, and how they are searched: `search.mode` hybrid (keywords and meaning, with `indexed` of `total` passages embedded) or keyword.',
+  ],
   'POST /api/agents/{agentId}/documents': [
     'Upload a document',
     'Multipart upload (PDF, DOCX, CSV, Markdown, images; 25 MB), read into passages.',

@@ -4,6 +4,7 @@ import type {
   TAgentListResponse,
   TAppToolGroupsResponse,
   TKnowledgeDocument,
+  TKnowledgeSearch,
   TModelOption,
   TUpdateAgentRequest,
 } from '@switchboard/core';
@@ -64,7 +65,13 @@ export const documentsKey = (agentId: string) => ['agent-documents', agentId] as
 export const useDocuments = (agentId: string) =>
   useQuery({
     queryKey: documentsKey(agentId),
-    queryFn: () => api<{ documents: TKnowledgeDocument[] }>(`/api/agents/${agentId}/documents`),
+    queryFn: () =>
+      api<{ documents: TKnowledgeDocument[]; search: TKnowledgeSearch }>(`/api/agents/${agentId}/documents`),
+    // While passages are being indexed for meaning search, the card follows the progress.
+    refetchInterval: (query) => {
+      const search = query.state.data?.search;
+      return search?.mode === 'hybrid' && search.indexed < search.total ? 3_000 : false;
+    },
   });
 
 /** Uploads one file (multipart); failures carry the server's message. */

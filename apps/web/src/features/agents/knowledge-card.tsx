@@ -1,4 +1,4 @@
-import { checkUpload, type TAddWebsiteResponse } from '@switchboard/core';
+import { checkUpload, type TAddWebsiteResponse, type TKnowledgeSearch } from '@switchboard/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { FileText, Globe, RefreshCw, Trash2, Upload } from 'lucide-react';
 import { useRef, useState } from 'react';
@@ -177,6 +177,7 @@ export const KnowledgeCard = ({ agentId, canEdit }: { agentId: string; canEdit: 
           ))}
         </div>
       ) : null}
+      {documents.data?.search && documents.data.documents.length ? <SearchMode search={documents.data.search} /> : null}
       {documents.isLoading ? <Spinner label="Loading documents" /> : null}
       {documents.data?.documents.length === 0 ? <p className="text-sm text-muted">No documents yet.</p> : null}
       <ul className="divide-y divide-border" aria-label="Documents">
@@ -204,3 +205,14 @@ export const KnowledgeCard = ({ agentId, canEdit }: { agentId: string; canEdit: 
     </Card>
   );
 };
+
+/** How replies search these documents: keywords and meaning, or keywords alone and why. */
+const SearchMode = ({ search }: { search: TKnowledgeSearch }) => (
+  <p role="status" className="text-xs text-muted" data-testid="knowledge-search">
+    {search.mode === 'hybrid'
+      ? search.indexed < search.total
+        ? `Search: keywords and meaning (${search.model}). Indexing meaning: ${search.indexed} of ${search.total} passages.`
+        : `Search: keywords and meaning (${search.model}).`
+      : 'Search: keywords. Search by meaning needs an OpenAI model on this agent and an OpenAI key in Settings.'}
+  </p>
+);
