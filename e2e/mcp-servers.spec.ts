@@ -1,60 +1,23 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { expect, type Page, test } from '@playwright/test';
-import { z } from 'zod';
 import { DEMO_USERS, expectAccessible, signIn } from './support';
 
 const TOKEN = 'e2e-weather-token-4321';
 
-/** A real MCP server (the SDK's own classes, stateless) on a free local port, behind a bearer token. */
+interface McpStub {
+  url: string;
+  calls: { name: string; args: Record<string, unknown> }[];
+  close(): Promise<void>;
+}
+/**
+ * The real MCP server of the server tests (the SDK's own classes, stateless, tools get_weather and
+ * always_fails) behind a bearer token, loaded by path (apps/server/src/testing).
+ */
+const MCP_STUB_MODULE = '../apps/server/src/testing/mcp-stub.ts';
 const startWeatherServer = async () => {
-  const calls: { city: string }[] = [];
-  const readJson = async (request: IncomingMessage) => {
-    let body = '';
-    for await (const chunk of request) body += chunk;
-    return body ? JSON.parse(body) : undefined;
+  const { startMcpStub } = (await import(MCP_STUB_MODULE)) as {
+    startMcpStub: (options: { token?: string }) => Promise<McpStub>;
   };
-  const http = createServer(async (request, response) => {
-    if (request.headers.authorization !== `Bearer ${TOKEN}`) {
-      response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
-      return;
-    }
-    if (request.method !== 'POST') {
-      response.writeHead(405, { allow: 'POST' }).end();
-      return;
-    }
-    const server = new McpServer({ name: 'weather', version: '1.0.0' });
-    server.registerTool(
-      'get_weather',
-      { description: 'Current weather of a city', inputSchema: { city: z.string().min(1) } },
-      async ({ city }) => {
-        calls.push({ city });
-        return { content: [{ type: 'text', text: JSON.stringify({ city, forecast: 'Sunny', celsius: 21 }) }] };
-      },
-    );
-    server.registerTool('list_alerts', { description: 'Weather alerts in force' }, async () => ({
-      content: [{ type: 'text', text: 'No alerts' }],
-    }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    response.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request, response, await readJson(request));
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
+  return startMcpStub({ token: TOKEN });
 };
 
 const bothThemes = async (page: Page) => {
