@@ -33,9 +33,9 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import {
-  ADMIN,
   freePort,
   percentile,
+  signInWithStubAgent,
   sleep,
   startBenchServer,
   startPostgres,
@@ -154,22 +154,7 @@ const runOn = async (label, stubUrl, env) => {
   });
   const { base } = server;
   try {
-    const login = await call(`${base}/api/direct-login`, { body: { email: ADMIN } });
-    const cookie = String(login.headers['set-cookie']?.[0] ?? '').split(';')[0];
-    const agents = JSON.parse((await call(`${base}/api/agents`, { method: 'GET', headers: { cookie } })).text).agents;
-    const target = agents[0];
-    const sub = target.subaccountId;
-    const saved = await call(`${base}/api/connect/${sub}/providers/openai`, {
-      method: 'PUT',
-      headers: { cookie },
-      body: { apiKey: 'sk-bench-key' },
-    });
-    if (saved.status !== 200) throw new Error(`Saving the stub key failed: ${saved.text}`);
-    await call(`${base}/api/agents/${target.id}`, {
-      method: 'PATCH',
-      headers: { cookie },
-      body: { provider: 'openai', model: 'stub-small' },
-    });
+    const { cookie, sub, target } = await signInWithStubAgent(base);
     const key = JSON.parse(
       (await call(`${base}/api/api-keys`, { headers: { cookie, 'x-subaccount-id': sub }, body: { name: 'bench' } }))
         .text,

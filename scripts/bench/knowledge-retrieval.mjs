@@ -43,7 +43,7 @@ const sentence = (length) => Array.from({ length }, word).join(' ');
 const { startOpenAiStub } = await import('../../apps/server/src/testing/openai-stub.ts');
 const { saveProviderKey } = await import('../../apps/server/src/features/providers/service.ts');
 const { embedderFor } = await import('../../apps/server/src/features/knowledge/embeddings.ts');
-const { sql } = await import('drizzle-orm');
+const { storeEmbeddings } = await import('../../apps/server/src/features/knowledge/embedding-job.ts');
 
 const stub = await startOpenAiStub();
 const opened = await openTestDeps({ OPENAI_BASE_URL: stub.url });
@@ -120,10 +120,11 @@ const embedder = await embedderFor(opened.deps, agency.accountId, 'openai');
 for (let start = 0; start < CHUNKS; start += 500) {
   const batch = rows.slice(start, start + 500);
   const vectors = await embedder.embed(batch.map((row) => row.content));
-  await db.execute(
-    sql`UPDATE knowledge_chunks SET embedding = v.e::real[], embedding_model = ${embedder.model}
-        FROM unnest(${sql.param(batch.map((row) => `chk_h_${row.position}`))}::text[], ${sql.param(vectors.map((vector) => `{${vector.join(',')}}`))}::text[]) AS v(id, e)
-        WHERE knowledge_chunks.id = v.id`,
+  await storeEmbeddings(
+    db,
+    batch.map((row) => `chk_h_${row.position}`),
+    vectors,
+    embedder.model,
   );
 }
 const hybridAgentRow = { id: hybridAgent.id, accountId: agency.accountId, provider: 'openai' };

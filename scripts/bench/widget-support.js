@@ -154,11 +154,14 @@ export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, proce
   return { base, driver, pid: child.pid, stop: () => child.kill('SIGTERM') };
 };
 
-/** Signs in as the demo admin, points the Sunrise Solar agent at the stub, creates and deploys a widget. */
-export const setupWidget = async (base, settings = {}, { stub = true } = {}) => {
+/**
+ * Signs in as the demo admin and, with `stub`, points the first agent (Sunrise Solar's) at the stub
+ * model through an OpenAI key. Answers the session cookie, the agent and its sub-account.
+ */
+export const signInWithStubAgent = async (base, { stub = true } = {}) => {
   const login = await call(`${base}/api/direct-login`, { body: { email: ADMIN } });
   const cookie = String(login.headers['set-cookie']?.[0] ?? '').split(';')[0];
-  const agents = JSON.parse((await call(`${base}/api/agents`, { headers: { cookie } })).text).agents;
+  const agents = JSON.parse((await call(`${base}/api/agents`, { method: 'GET', headers: { cookie } })).text).agents;
   const target = agents[0];
   const sub = target.subaccountId;
   if (stub) {
@@ -174,6 +177,12 @@ export const setupWidget = async (base, settings = {}, { stub = true } = {}) => 
       body: { provider: 'openai', model: 'stub-small' },
     });
   }
+  return { cookie, target, sub };
+};
+
+/** Signs in as the demo admin, points the Sunrise Solar agent at the stub, creates and deploys a widget. */
+export const setupWidget = async (base, settings = {}, { stub = true } = {}) => {
+  const { cookie, target, sub } = await signInWithStubAgent(base, { stub });
   const created = await call(`${base}/api/connections`, {
     headers: { cookie },
     body: { subaccountId: sub, buildId: target.id, type: 'website-widget' },

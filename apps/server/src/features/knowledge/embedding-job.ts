@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { enqueueJob, RetryableJobError, registerJobHandler } from '../../platform/jobs';
 import { agents } from '../agents/schema';
@@ -35,6 +36,15 @@ export const scheduleEmbedding = (deps: Deps, agentId: string, model: string, re
     payload: { agentId },
     idempotencyKey: `knowledge-embed:${agentId}:${model}:${bucket}`,
   }).catch((error) => deps.log.warn({ err: error, agentId }, 'knowledge indexing could not be queued'));
+};
+
+/** Stores the vectors of chunks (in the order of `ids`) with their model, in one statement. */
+export const storeEmbeddings = async (db: Db, ids: string[], vectors: number[][], model: string) => {
+  await db.execute(
+    sql`UPDATE ${knowledgeChunks} SET embedding = v.e::real[], embedding_model = ${model}
+        FROM unnest(${sql.param(ids)}::text[], ${sql.param(vectors.map((vector) => `{${vector.join(',')}}`))}::text[]) AS v(id, e)
+        WHERE ${knowledgeChunks.id} = v.id`,
+  );
 };
 
 const agentOf = async (deps: Deps, agentId: string) => {
@@ -78,14 +88,12 @@ const embedPassages = async (deps: Deps, agentId: string) => {
       throw new RetryableJobError('The embedding model did not answer', { cause: error });
     }
     if (vectors.length !== rows.length) throw new Error('The embedding model answered a different number of vectors');
-    await deps.db.transaction(async (tx) => {
-      for (const [index, row] of rows.entries()) {
-        await tx
-          .update(knowledgeChunks)
-          .set({ embedding: vectors[index], embeddingModel: embedder.model })
-          .where(eq(knowledgeChunks.id, row.id));
-      }
-    });
+    await storeEmbeddings(
+      deps.db,
+      rows.map((row) => row.id),
+      vectors,
+      embedder.model,
+    );
     embedded += rows.length;
     invalidateKnowledge(agentId);
   }

@@ -151,6 +151,8 @@ export const retrieveForAgent = async (
   question: string,
   limit: number,
 ): Promise<RetrievedExcerpt[]> => {
+  // An agent without knowledge (most chat turns) needs no embedder.
+  if (!(await loadKnowledge(deps.db, agent.id)).rows.length) return [];
   const embedder = await embedderFor(deps, agent.accountId, agent.provider);
   return retrieveKnowledge(
     deps.db,
