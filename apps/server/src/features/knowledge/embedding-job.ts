@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { enqueueJob, RetryableJobError, registerJobHandler } from '../../platform/jobs';
-import { agents } from '../agents/schema';
+import { findAgentCached } from '../agents/cache';
 import { embedderFor } from './embeddings';
 import { invalidateKnowledge } from './retrieve';
 import { knowledgeChunks } from './schema';
@@ -47,24 +47,15 @@ export const storeEmbeddings = async (db: Db, ids: string[], vectors: number[][]
   );
 };
 
-const agentOf = async (deps: Deps, agentId: string) => {
-  const [agent] = await deps.db
-    .select({ id: agents.id, accountId: agents.accountId, provider: agents.provider })
-    .from(agents)
-    .where(eq(agents.id, agentId))
-    .limit(1);
-  return agent ?? null;
-};
-
 /** After documents were added: queues their indexing when the agent's provider has an embedding model. */
 export const indexNewPassages = async (deps: Deps, agentId: string, reason: string): Promise<void> => {
-  const agent = await agentOf(deps, agentId);
+  const agent = await findAgentCached(deps.db, agentId);
   const embedder = agent ? await embedderFor(deps, agent.accountId, agent.provider) : null;
   if (embedder) scheduleEmbedding(deps, agentId, embedder.model, reason);
 };
 
 const embedPassages = async (deps: Deps, agentId: string) => {
-  const agent = await agentOf(deps, agentId);
+  const agent = await findAgentCached(deps.db, agentId);
   const embedder = agent ? await embedderFor(deps, agent.accountId, agent.provider) : null;
   if (!embedder) return { embedded: 0, model: null };
   let embedded = 0;
