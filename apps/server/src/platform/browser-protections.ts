@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import fastifyHelmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import { SESSION_COOKIE } from '../features/auth/session';
 import { AppError } from './errors';
 import { originOf } from './http';
 
 /**
  * Browser protections on every answer:
- * - security headers from @fastify/helmet: a Content-Security-Policy the web app, the API
+ * - security headers from helmet (worked out once at start): a Content-Security-Policy the web app, the API
  *   reference and the evaluation report work under, nosniff, a referrer policy, frame-ancestors
  *   'self' (pages that other sites frame, the widget's, send their own policy: framePolicy below);
  * - state-changing requests that carry the session cookie must come from this very origin
@@ -46,18 +47,49 @@ const SELF_POLICY = {
   upgradeInsecureRequests: null,
 };
 
-export const installBrowserProtections = async (app: FastifyInstance) => {
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: SELF_POLICY },
-    // The widget loader and its assets are loaded by other sites.
-    crossOriginResourcePolicy: { policy: 'same-site' },
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    strictTransportSecurity: false,
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: SELF_POLICY },
+  // The widget loader and its assets are loaded by other sites.
+  crossOriginResourcePolicy: { policy: 'same-site' },
+  crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+  referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  strictTransportSecurity: false,
+};
+
+/**
+ * The headers helmet sets with these options, worked out once: they are the same for every
+ * request, and helmet (through its Fastify plugin) builds them again from the options each time.
+ */
+export const securityHeaders = (options: HelmetOptions = HELMET_OPTIONS): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: unknown) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
   });
+  return headers;
+};
+
+export const installBrowserProtections = async (app: FastifyInstance) => {
+  const headers = securityHeaders();
   // A plain-text body is never used; without this parser such a request answers 415.
   app.removeContentTypeParser('text/plain');
-  app.addHook('onRequest', async (request) => checkRequestOrigin(request));
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers);
+    try {
+      checkRequestOrigin(request);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
+  });
 };
 
 /** Refuses a cookie-authenticated state change from another origin, and non-JSON simple bodies. */

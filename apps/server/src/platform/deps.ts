@@ -15,3 +15,9 @@ export interface Deps {
   /** Origin used in links sent by email when no request is at hand. */
   publicUrl: string;
 }
+
+/**
+ * Whether the database is the embedded one (PGlite, no DATABASE_URL): its data folder is locked to
+ * this process, so what this process wrote is all there is (holds and histories kept in memory).
+ */
+export const embeddedDatabase = (deps: Pick<Deps, 'env'>): boolean => !deps.env.DATABASE_URL;

@@ -22,8 +22,9 @@ export class TtlCache<V> {
     return entry.value;
   }
 
+  /** Sets the value (it becomes the newest entry); the oldest entry goes when the cache is full. */
   set(key: string, value: V): void {
-    if (this.entries.size >= this.maxEntries) {
+    if (!this.entries.delete(key) && this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }

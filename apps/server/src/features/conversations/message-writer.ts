@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { arrayParam, type BulkColumn, FixedStatement, insertParams, insertRows } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { GroupCommit } from '../../platform/group-commit';
+import { rememberWritten } from './history';
 import { messages, threads } from './schema';
 
 /**
@@ -102,12 +103,21 @@ const writers = new WeakMap<Db, GroupCommit<NewMessage>>();
  * Resolves once the message row is committed (with its thread's summary). On PostgreSQL two
  * batches may be in flight (a pool of connections; thread summaries keep the latest message
  * whatever commits first); PGlite runs one statement at a time, so there one batch at a time
- * leaves room for the other statements (a visitor's chat during a campaign).
+ * leaves room for the other statements (a visitor's chat during a campaign), and, as the only
+ * writer, it keeps the history of conversations in progress (history.ts).
  */
 export const writeMessage = (db: Db, row: NewMessage, options: { pooled: boolean }): Promise<void> => {
   let writer = writers.get(db);
   if (!writer) {
-    writer = new GroupCommit((rows) => writeBatch(db, rows), { concurrency: options.pooled ? 2 : 1 });
+    writer = new GroupCommit(
+      options.pooled
+        ? (rows) => writeBatch(db, rows)
+        : async (rows) => {
+            await writeBatch(db, rows);
+            rememberWritten(db, rows);
+          },
+      { concurrency: options.pooled ? 2 : 1 },
+    );
     writers.set(db, writer);
   }
   return writer.add(row);

@@ -69,6 +69,37 @@ describe('replyAsAgent with the offline model', () => {
     expect(stored?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
   });
 
+  it('keeps the message of a turn whose model call failed, in a new thread and in a known one', async () => {
+    const openAiAgent = await seedAgent(t.deps.db, {
+      accountId,
+      subaccountId,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      firstMessage: 'Welcome to Test Co!',
+    });
+    const turn = { agentId: openAiAgent.id, accountId, subaccountId, channel: 'api' as const };
+    const first = await replyAsAgent(t.deps, { ...turn, message: 'Hi' });
+    // The account has no OpenAI key and the turn may not fall back to the offline model: the call fails.
+    const failing = { ...turn, strict: true };
+    await expect(
+      replyAsAgent(t.deps, { ...failing, threadId: first.threadId, message: 'Still there?' }),
+    ).rejects.toBeTruthy();
+    const known = await getThreadWithMessages(t.deps.db, subaccountId, first.threadId);
+    expect(known?.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Hi'],
+      ['assistant', 'Welcome to Test Co!'],
+      ['user', 'Still there?'],
+    ]);
+    const events: { threadId: string }[] = [];
+    const stop = t.deps.bus.subscribe(`subaccount:${subaccountId}:conversations`, (payload) =>
+      events.push(payload as { threadId: string }),
+    );
+    await expect(replyAsAgent(t.deps, { ...failing, message: 'Hello?' })).rejects.toBeTruthy();
+    stop();
+    const fresh = await getThreadWithMessages(t.deps.db, subaccountId, events[0]?.threadId ?? '');
+    expect(fresh?.messages.map((m) => [m.role, m.content])).toEqual([['user', 'Hello?']]);
+  });
+
   it("refuses another sub-account's agent", async () => {
     await expect(
       replyAsAgent(t.deps, { agentId, accountId, subaccountId: otherSubaccountId, message: 'Hi', channel: 'api' }),

@@ -1,7 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { TChannel } from '@switchboard/core';
 import type { ModelMessage, ToolChoice, ToolSet } from 'ai';
-import type { Deps } from '../../platform/deps';
+import { type Deps, embeddedDatabase } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId, newToken } from '../../platform/ids';
 import { buildAppTools } from '../agents/app-tools';
@@ -10,12 +10,13 @@ import { buildAgentTools, mergeToolSets } from '../agents/tools';
 import { retrieveForAgent } from '../knowledge/retrieve';
 import { runModel } from '../llm/gateway';
 import { composeSystemPrompt } from '../llm/prompt-format';
-import { findThreadForReply, recentMessages, storeMessage } from './repo';
+import { recentMessages } from './history';
+import { findThreadForReply, nextMessageTime, storeMessage } from './repo';
 
 /**
- * An agent's reply on any channel: stores the thread and the user message first,
- * answers with the agent's prompt, knowledge and tools through the LLM gateway, then stores the
- * reply. A thread a person has taken over gets no model reply.
+ * An agent's reply on any channel: answers with the agent's prompt, knowledge and tools through
+ * the LLM gateway, then stores the user message and the reply (and a new conversation's thread)
+ * in one write. A thread a person has taken over gets no model reply.
  */
 
 export interface ReplyInput {
@@ -83,8 +84,8 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
     throw new AppError('AGENT_NOT_FOUND', 'The agent does not exist or was deleted.');
   }
 
-  // A known thread is looked up (its handler is cached 2 s); a new one is created while the model
-  // starts, and the user message is stored before the reply is.
+  // A known thread is looked up (its handler is cached 2 s); a new one is created with its first
+  // message.
   const [existing, retrieved] = await Promise.all([
     input.threadId ? findThreadForReply(deps.db, input.subaccountId, input.threadId) : null,
     retrieveForAgent(deps, agent, message, deps.env.KNOWLEDGE_MAX_CHUNKS),
@@ -92,23 +93,21 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
   // An unknown or foreign thread id starts a new conversation (THREAD_INVALID's advice).
   const known = existing && existing.agentId === agent.id ? existing : null;
   const thread = known ?? { id: newId('thread'), handledByUserId: null };
-  // The stored history of a known thread is read while the new message is being stored, without it.
-  const userMessageId = newId('message');
-  const earlier =
-    known && !input.history?.length && !known.handledByUserId
-      ? recentMessages(deps.db, thread.id, HISTORY_LIMIT)
-      : Promise.resolve([]);
-  earlier.catch(() => undefined);
   const caller = input.caller;
   const storeUser = caller?.storeUserMessage !== false || !known;
-  const storingUser: Promise<unknown> = !storeUser
-    ? Promise.resolve()
-    : storeMessage(deps, {
-        id: userMessageId,
+  /**
+   * The user message, with the time it came in. It is stored together with the reply, in one
+   * write, or alone when there is no reply to store (a person handles the thread, the call
+   * failed or was cancelled, the caller's tools are to run): it is in the thread before the reply.
+   */
+  const userMessage = storeUser
+    ? {
+        id: newId('message'),
         subaccountId: input.subaccountId,
         threadId: thread.id,
-        role: 'user',
+        role: 'user' as const,
         content: message,
+        createdAt: nextMessageTime(),
         newThread: known
           ? undefined
           : {
@@ -118,11 +117,14 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
               channelRef: input.channelRef,
               contactIdentifier: input.contactIdentifier,
             },
-      });
-  storingUser.catch(() => undefined);
+      }
+    : null;
+  const storeUserAlone = async () => {
+    if (userMessage) await storeMessage(deps, userMessage);
+  };
 
   if (thread.handledByUserId) {
-    await storingUser;
+    await storeUserAlone();
     return {
       threadId: thread.id,
       message: '',
@@ -144,7 +146,11 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
     const last = history[history.length - 1];
     if (last?.role !== 'user' || last.content.trim() !== message) history.push({ role: 'user', content: message });
   } else {
-    const rows = (await earlier).filter((row) => row.id !== userMessageId).slice(-(HISTORY_LIMIT - 1));
+    const rows = known
+      ? (await recentMessages(deps.db, thread.id, HISTORY_LIMIT, { embedded: embeddedDatabase(deps) })).slice(
+          -(HISTORY_LIMIT - 1),
+        )
+      : [];
     history = rows.map((row) => ({ role: row.role === 'user' ? 'user' : 'assistant', content: row.content }));
     history.push({ role: 'user', content: message });
   }
@@ -162,7 +168,6 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
     knowledge: retrieved,
   });
 
-  // The user message is being stored while the model starts; it is in the thread before the reply.
   let result: Awaited<ReturnType<typeof runModel>>;
   try {
     result = await runModel(deps, {
@@ -194,13 +199,15 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       signal: input.signal,
       strict: input.strict,
     });
-  } finally {
-    await storingUser;
+  } catch (error) {
+    await storeUserAlone();
+    throw error;
   }
   const text = result.text.trim();
   const usage = { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens };
   if (!text && result.pendingToolCalls.length) {
-    // The caller runs its own tools and sends their results back; nothing is stored until the answer.
+    // The caller runs its own tools and sends their results back; the answer is stored then.
+    await storeUserAlone();
     return {
       threadId: thread.id,
       message: '',
@@ -215,18 +222,25 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       pendingToolCalls: result.pendingToolCalls,
     };
   }
-  if (!text) throw new AppError('AI_EMPTY_RESPONSE', 'The AI service returned an empty answer.');
+  if (!text) {
+    await storeUserAlone();
+    throw new AppError('AI_EMPTY_RESPONSE', 'The AI service returned an empty answer.');
+  }
 
-  const stored = await storeMessage(deps, {
-    subaccountId: input.subaccountId,
-    threadId: thread.id,
-    role: 'assistant',
-    content: text,
-    sources,
-    toolCalls: result.toolCalls,
-    model: result.model,
-    offline: result.offline,
-  });
+  // Both messages are handed to the writer at once, so they are written by one statement.
+  const [, stored] = await Promise.all([
+    storeUserAlone(),
+    storeMessage(deps, {
+      subaccountId: input.subaccountId,
+      threadId: thread.id,
+      role: 'assistant',
+      content: text,
+      sources,
+      toolCalls: result.toolCalls,
+      model: result.model,
+      offline: result.offline,
+    }),
+  ]);
   return {
     threadId: thread.id,
     message: text,

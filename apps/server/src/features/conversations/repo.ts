@@ -1,7 +1,7 @@
 import type { TChannel, TMessageView, TThreadView } from '@switchboard/core';
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { Deps } from '../../platform/deps';
+import { type Deps, embeddedDatabase } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { TtlCache } from '../../platform/ttl-cache';
@@ -91,17 +91,6 @@ export const getThreadWithMessages = async (db: Db, subaccountId: string, thread
   return { thread: threadView(thread), messages: rows.map(messageView) };
 };
 
-/** The last `limit` messages of a thread, oldest first (the history a reply sends the model). */
-export const recentMessages = async (db: Db, threadId: string, limit: number): Promise<MessageRow[]> => {
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(eq(messages.threadId, threadId))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(limit);
-  return rows.reverse();
-};
-
 /** What a new conversation's thread is made of (its id is the message's threadId). */
 export interface NewThreadInput {
   subaccountId: string;
@@ -113,7 +102,7 @@ export interface NewThreadInput {
 
 /** Message times strictly increase within a process, so messages stored together keep their order. */
 let lastTime = 0;
-const nextMessageTime = () => {
+export const nextMessageTime = () => {
   const now = Date.now();
   lastTime = now > lastTime ? now : lastTime + 1;
   return new Date(lastTime);
@@ -136,6 +125,8 @@ export const storeMessage = async (
     newThread?: NewThreadInput;
     /** The message id, when the caller needs it before the message is stored. */
     id?: string;
+    /** When the message arrived (from nextMessageTime), for a message stored after it came in. */
+    createdAt?: Date;
   },
 ): Promise<MessageRow> => {
   const row: MessageRow = {
@@ -149,7 +140,7 @@ export const storeMessage = async (
     model: input.model ?? null,
     offline: input.offline ?? false,
     userId: input.userId ?? null,
-    createdAt: nextMessageTime(),
+    createdAt: input.createdAt ?? nextMessageTime(),
   };
   await writeMessage(
     deps.db,
@@ -166,7 +157,7 @@ export const storeMessage = async (
           }
         : {}),
     },
-    { pooled: Boolean(deps.env.DATABASE_URL) },
+    { pooled: !embeddedDatabase(deps) },
   );
   if (input.newThread) {
     // The next turn of a new conversation finds its thread without a query.

@@ -1,4 +1,4 @@
-import type { Deps } from '../../platform/deps';
+import { type Deps, embeddedDatabase as embedded } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { GroupCommit } from '../../platform/group-commit';
 import { newId } from '../../platform/ids';
@@ -22,7 +22,6 @@ import { debitUsages, type HoldRequest, reserveHolds, spendableBalance, type Usa
  * plus the holds never counts a cost twice or not at all; every commit drops the balance read
  * (versions below), and a read that raced a commit is read again.
  */
-const embedded = (deps: Deps) => !deps.env.DATABASE_URL;
 const snapshots = new TtlCache<number>(2000);
 const versions = new Map<string, number>();
 const heldBy = new Map<string, number>();
