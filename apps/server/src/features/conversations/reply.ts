@@ -87,7 +87,9 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
   // A known thread is looked up (its handler is cached 2 s); a new one is created with its first
   // message.
   const [existing, retrieved] = await Promise.all([
-    input.threadId ? findThreadForReply(deps.db, input.subaccountId, input.threadId) : null,
+    input.threadId
+      ? findThreadForReply(deps.db, input.subaccountId, input.threadId, { embedded: embeddedDatabase(deps) })
+      : null,
     retrieveForAgent(deps, agent, message, deps.env.KNOWLEDGE_MAX_CHUNKS),
   ]);
   // An unknown or foreign thread id starts a new conversation (THREAD_INVALID's advice).

@@ -161,7 +161,7 @@ export const storeMessage = async (
   );
   if (input.newThread) {
     // The next turn of a new conversation finds its thread without a query.
-    handlerCache.set(input.threadId, {
+    handlerCache(embeddedDatabase(deps)).set(input.threadId, {
       agentId: input.newThread.agentId,
       handledByUserId: null,
       subaccountId: input.newThread.subaccountId,
@@ -221,20 +221,31 @@ export const setThreadHandler = async (
     .returning();
   const row = rows[0];
   if (!row) throw new AppError('THREAD_NOT_FOUND', 'The conversation does not exist or was deleted.');
-  handlerCache.delete(input.threadId);
+  handlerCaches.shared.delete(input.threadId);
+  handlerCaches.embedded.delete(input.threadId);
   return threadView(row);
 };
 
-/**
- * Who handles a thread, read on every turn: kept 2 s (a takeover in this process is seen at once,
- * in another process within 2 s).
- */
-const handlerCache = new TtlCache<{ agentId: string; handledByUserId: string | null; subaccountId: string } | null>(
-  2000,
-);
+type ThreadHandler = { agentId: string; handledByUserId: string | null; subaccountId: string } | null;
 
-export const findThreadForReply = async (db: Db, subaccountId: string, threadId: string) => {
-  const found = await handlerCache.getOrLoad(
+/**
+ * Who handles a thread, read on every turn. A takeover in this process is seen at once; on
+ * PostgreSQL one in another process within 2 s, the time a thread is kept. The embedded database
+ * has no other process, so there a thread is kept for the length of a conversation.
+ */
+const handlerCaches = {
+  shared: new TtlCache<ThreadHandler>(2000),
+  embedded: new TtlCache<ThreadHandler>(10 * 60_000, 2000),
+};
+const handlerCache = (embedded: boolean) => (embedded ? handlerCaches.embedded : handlerCaches.shared);
+
+export const findThreadForReply = async (
+  db: Db,
+  subaccountId: string,
+  threadId: string,
+  { embedded }: { embedded: boolean },
+) => {
+  const found = await handlerCache(embedded).getOrLoad(
     threadId,
     async () => {
       const row = await db

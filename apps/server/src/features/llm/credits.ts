@@ -12,7 +12,7 @@ import { debitUsages, type HoldRequest, reserveHolds, spendableBalance, type Usa
  * in flight covers it); after the call, meter() debits the real cost and removes the hold in the
  * same transaction, and releaseCredits() removes it when the call failed. Reservations asked for
  * at the same moment share one transaction per account (group commit); metering is gathered for
- * 250 ms off the caller's path, idempotent by key and awaited by flushMetering().
+ * a second off the caller's path, idempotent by key and awaited by flushMetering().
  */
 
 /**
@@ -142,7 +142,7 @@ export const reserveCredits = async (
 const writers = new WeakMap<Deps['db'], GroupCommit<UsageInput>>();
 const active = new Set<GroupCommit<UsageInput>>();
 /** How long metering gathers model calls before writing them. */
-const METERING_WINDOW_MS = 250;
+const METERING_WINDOW_MS = 1000;
 
 /** Debits a batch: one ledger transaction per account. */
 const writeUsages = (deps: Deps) => async (usages: UsageInput[]) => {
@@ -166,7 +166,7 @@ const meteringWriter = (deps: Deps) => {
 };
 
 /**
- * Debits a model call off the caller's path and removes its hold: the calls of 250 ms share one
+ * Debits a model call off the caller's path and removes its hold: the calls of a second share one
  * ledger transaction per account (group commit), exactly once by idempotency key. A failure is
  * logged (the hold then lapses at its end); flushMetering() waits for the writes.
  */
