@@ -5,6 +5,8 @@ import { newSupportId } from '../../platform/ids';
 /**
  * A server-sent-event answer to a POST that starts only when the first event is ready: an error
  * before that (402 credits, 404, 422) still answers as the normal JSON envelope with its status.
+ * The headers leave with the first event, and the events written in one go (a model's chunk often
+ * holds several tokens) leave together: one write to the socket each, not one per token.
  */
 export interface LazySse {
   send(event: string, data: unknown): void;
@@ -35,12 +37,17 @@ export const lazySse = (request: FastifyRequest, reply: FastifyReply): LazySse =
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    reply.raw.flushHeaders?.();
   };
-  const write = (event: string, data: unknown) => {
-    if (reply.raw.destroyed) return;
-    reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const push = (text: string) => {
+    const raw = reply.raw;
+    if (raw.destroyed) return;
+    if (!raw.writableCorked) {
+      raw.cork();
+      process.nextTick(() => raw.uncork());
+    }
+    raw.write(text);
   };
+  const write = (event: string, data: unknown) => push(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   return {
     signal: controller.signal,
     started: () => open,
@@ -50,11 +57,11 @@ export const lazySse = (request: FastifyRequest, reply: FastifyReply): LazySse =
     },
     sendData(data) {
       start();
-      if (!reply.raw.destroyed) reply.raw.write(`data: ${JSON.stringify(data)}\n\n`);
+      push(`data: ${JSON.stringify(data)}\n\n`);
     },
     sendRaw(text) {
       start();
-      if (!reply.raw.destroyed) reply.raw.write(text);
+      push(text);
     },
     end() {
       start();
