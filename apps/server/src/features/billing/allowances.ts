@@ -5,8 +5,8 @@
  * other clients go on. Usage per sub-account and calendar month (UTC) is counted by metering in
  * subaccount_monthly_usage.
  */
-import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { arrayParam } from '../../db/bulk-insert';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { TtlCache } from '../../platform/ttl-cache';
@@ -58,23 +58,24 @@ export const assertWithinAllowance = async (
   }
 };
 
-/** Adds metered credits to the sub-accounts' use of the month (in the metering transaction). */
-export const countSubaccountUsage = async (tx: Tx, usages: { subaccountId: string | null; credits: number }[]) => {
+/**
+ * Counts metered credits per sub-account and month: the write, as a part of metering's statement
+ * (runTogether), or null when no sub-account spent anything.
+ */
+export const subaccountUsageWrite = (usages: { subaccountId: string | null; credits: number }[]): SQL | null => {
   const bySubaccount = new Map<string, number>();
   for (const usage of usages) {
     if (usage.subaccountId && usage.credits > 0) {
       bySubaccount.set(usage.subaccountId, (bySubaccount.get(usage.subaccountId) ?? 0) + usage.credits);
     }
   }
-  if (bySubaccount.size === 0) return;
-  const month = monthOf();
-  await tx
-    .insert(subaccountMonthlyUsage)
-    .values([...bySubaccount].map(([subaccountId, credits]) => ({ subaccountId, month, credits })))
-    .onConflictDoUpdate({
-      target: [subaccountMonthlyUsage.subaccountId, subaccountMonthlyUsage.month],
-      set: { credits: sql`${subaccountMonthlyUsage.credits} + excluded.credits` },
-    });
+  if (bySubaccount.size === 0) return null;
+  const counts = [...bySubaccount];
+  return sql`INSERT INTO ${subaccountMonthlyUsage} (subaccount_id, month, credits)
+    SELECT v.subaccount_id, ${monthOf()}, v.credits
+    FROM unnest(${arrayParam(counts, ([id]) => id)}::text[], ${arrayParam(counts, ([, credits]) => credits)}::numeric[])
+      AS v(subaccount_id, credits)
+    ON CONFLICT (subaccount_id, month) DO UPDATE SET credits = ${subaccountMonthlyUsage}.credits + excluded.credits`;
 };
 
 /** The account's sub-accounts with their allowance and use this month (the Usage page). */

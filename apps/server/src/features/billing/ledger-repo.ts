@@ -1,5 +1,5 @@
-import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import { arrayParam, bulkInsert } from '../../db/bulk-insert';
+import { and, asc, eq, gt, inArray, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
+import { arrayParam, insertRows } from '../../db/bulk-insert';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -198,15 +198,22 @@ export const spendCredits = async (
   return result as SpendResult;
 };
 
+/** What spending several amounts comes to: the results, and the ledger writes that record it. */
+export interface SpendPlan {
+  results: SpendResult[];
+  /** The writes, as parts of one WITH statement (runTogether). */
+  writes: SQL[];
+}
+
 /**
- * Spends several amounts of one account in a few statements, in the order given: one ledger entry
- * per amount (a key already used answers `duplicate` and changes nothing), and one update for all
- * the grants touched. Answers one result per item.
+ * Works out spending several amounts of one account, in the order given: one ledger entry per
+ * amount (a key already used answers `duplicate` and changes nothing), its allocations to grants in
+ * spend order, and one update of the grants touched. Reads under the account lock; writes nothing.
  */
-export const spendMany = async (
+export const planSpend = async (
   tx: Tx,
   input: { accountId: string; strict: boolean; items: SpendItem[] },
-): Promise<SpendResult[]> => {
+): Promise<SpendPlan> => {
   for (const item of input.items) {
     if (!(roundCredits(item.amount) >= 0)) {
       throw new AppError('VALIDATION_ERROR', 'Credits must not be negative', { field: 'credits' });
@@ -274,39 +281,63 @@ export const spendMany = async (
     charged.set(item.idempotencyKey, total);
     results.push({ charged: total, duplicate: false });
   }
-  await bulkInsert(
-    tx,
-    creditEntries,
-    {
-      id: ['text', (entry) => entry.id],
-      account_id: ['text', (entry) => entry.accountId],
-      kind: ['text', (entry) => entry.kind],
-      amount: ['numeric', (entry) => entry.amount],
-      idempotency_key: ['text', (entry) => entry.idempotencyKey],
-      description: ['text', (entry) => entry.description],
-    },
-    entries,
-  );
-  await bulkInsert(
-    tx,
-    creditAllocations,
-    {
-      entry_id: ['text', (allocation) => allocation.entryId],
-      grant_id: ['text', (allocation) => allocation.grantId],
-      amount: ['numeric', (allocation) => allocation.amount],
-    },
-    allocations,
-  );
-  if (taken.size > 0) {
-    const touched = [...taken];
-    await tx.execute(sql`
-      UPDATE ${creditGrants} SET remaining = ${creditGrants}.remaining - v.amount
+  if (entries.length === 0) return { results, writes: [] };
+  const touched = [...taken];
+  const writes = [
+    insertRows(
+      creditEntries,
+      {
+        id: ['text', (entry) => entry.id],
+        account_id: ['text', (entry) => entry.accountId],
+        kind: ['text', (entry) => entry.kind],
+        amount: ['numeric', (entry) => entry.amount],
+        idempotency_key: ['text', (entry) => entry.idempotencyKey],
+        description: ['text', (entry) => entry.description],
+      },
+      entries,
+    ),
+    insertRows(
+      creditAllocations,
+      {
+        entry_id: ['text', (allocation) => allocation.entryId],
+        grant_id: ['text', (allocation) => allocation.grantId],
+        amount: ['numeric', (allocation) => allocation.amount],
+      },
+      allocations,
+    ),
+    sql`UPDATE ${creditGrants} SET remaining = ${creditGrants}.remaining - v.amount
       FROM unnest(
         ${arrayParam(touched, ([grantId]) => grantId)}::text[],
         ${arrayParam(touched, ([, amount]) => amount)}::numeric[]) AS v(id, amount)
-      WHERE ${creditGrants}.id = v.id`);
-  }
-  return results;
+      WHERE ${creditGrants}.id = v.id`,
+  ];
+  return { results, writes };
+};
+
+/**
+ * Runs writes as the parts of one WITH statement: one round trip, all or nothing. PostgreSQL runs
+ * each part once, whether or not anything reads it; no two parts may change the same row.
+ */
+export const runTogether = async (tx: Tx, writes: SQL[]): Promise<void> => {
+  if (writes.length === 0) return;
+  const parts = sql.join(
+    writes.map((write, index) => sql`${sql.raw(`w${index}`)} AS (${write})`),
+    sql`, `,
+  );
+  await tx.execute(sql`WITH ${parts} SELECT 1`);
+};
+
+/**
+ * Spends several amounts of one account (planSpend) and records them in one statement. Answers
+ * one result per item.
+ */
+export const spendMany = async (
+  tx: Tx,
+  input: { accountId: string; strict: boolean; items: SpendItem[] },
+): Promise<SpendResult[]> => {
+  const plan = await planSpend(tx, input);
+  await runTogether(tx, plan.writes);
+  return plan.results;
 };
 
 /** The balance is the sum of the ledger entries. */

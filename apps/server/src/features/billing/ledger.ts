@@ -3,20 +3,21 @@
  * after. Every movement is an append-only entry; the balance is their sum.
  */
 
-import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { arrayParam, bulkInsert } from '../../db/bulk-insert';
+import { eq, sql } from 'drizzle-orm';
+import { arrayParam, insertRows } from '../../db/bulk-insert';
 import { rowsOf } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { countSubaccountUsage } from './allowances';
+import { subaccountUsageWrite } from './allowances';
 import {
   addGrant,
   type GrantKind,
   lockAccount,
+  planSpend,
   roundCredits,
+  runTogether,
   spendCredits,
-  spendMany,
   sumEntries,
 } from './ledger-repo';
 import { scheduleBalanceCheck } from './low-balance';
@@ -145,18 +146,17 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
     // Low-balance alerts and auto-recharge are looked at after the debit, only when the account set them.
     watched = calls.length > 0 && (row.lowBalanceThresholds.length > 0 || row.autoRechargeEnabled);
     // The holds of these calls (and any left behind past their end) stop counting with the debit.
-    if (holds.length) {
-      await tx
-        .delete(creditHolds)
-        .where(
-          and(
-            eq(creditHolds.accountId, accountId),
-            or(inArray(creditHolds.id, holds), lte(creditHolds.expiresAt, new Date())),
-          ),
-        );
+    const released = holds.length
+      ? [
+          sql`DELETE FROM ${creditHolds} WHERE ${creditHolds.accountId} = ${accountId}
+            AND (${creditHolds.id} = ANY(${arrayParam(holds, (id) => id)}::text[]) OR ${creditHolds.expiresAt} <= now())`,
+        ]
+      : [];
+    if (calls.length === 0) {
+      await runTogether(tx, released);
+      return;
     }
-    if (calls.length === 0) return;
-    const results = await spendMany(tx, {
+    const plan = await planSpend(tx, {
       accountId,
       strict: false,
       items: calls.map((usage) => ({
@@ -165,38 +165,42 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
         description: `${usage.source} · ${usage.model}`,
       })),
     });
-    await countSubaccountUsage(
-      tx,
-      calls.flatMap((usage, index) =>
-        results[index] && !results[index].duplicate
-          ? [{ subaccountId: usage.subaccountId, credits: usage.credits }]
-          : [],
-      ),
-    );
-    const logs = calls.flatMap((usage, index) => {
-      const result = results[index];
+    const fresh = calls.flatMap((usage, index) => {
+      const result = plan.results[index];
       return result && !result.duplicate ? [{ usage, charged: result.charged }] : [];
     });
-    await bulkInsert(
-      tx,
-      usageLogs,
-      {
-        id: ['text', () => newId('usageLog')],
-        account_id: ['text', () => accountId],
-        subaccount_id: ['text', ({ usage }) => usage.subaccountId],
-        model: ['text', ({ usage }) => usage.model || 'unknown'],
-        input_tokens: ['int', ({ usage }) => Math.max(0, Math.round(usage.inputTokens))],
-        output_tokens: ['int', ({ usage }) => Math.max(0, Math.round(usage.outputTokens))],
-        credits: ['numeric', ({ usage }) => roundCredits(Math.max(0, usage.credits))],
-        charged: ['numeric', ({ charged }) => charged],
-        source: ['text', ({ usage }) => usage.source],
-        agent_id: ['text', ({ usage }) => usage.agentId ?? null],
-        channel: ['text', ({ usage }) => usage.channel ?? null],
-        billing_basis: ['text', ({ usage }) => usage.billingBasis ?? 'platform'],
-        idempotency_key: ['text', ({ usage }) => usage.idempotencyKey],
-      },
-      logs,
+    const counted = subaccountUsageWrite(
+      fresh.map(({ usage }) => ({ subaccountId: usage.subaccountId, credits: usage.credits })),
     );
+    // The holds, the debits, the sub-accounts' use and the usage log: one statement.
+    await runTogether(tx, [
+      ...released,
+      ...plan.writes,
+      ...(counted ? [counted] : []),
+      ...(fresh.length
+        ? [
+            insertRows(
+              usageLogs,
+              {
+                id: ['text', () => newId('usageLog')],
+                account_id: ['text', () => accountId],
+                subaccount_id: ['text', ({ usage }) => usage.subaccountId],
+                model: ['text', ({ usage }) => usage.model || 'unknown'],
+                input_tokens: ['int', ({ usage }) => Math.max(0, Math.round(usage.inputTokens))],
+                output_tokens: ['int', ({ usage }) => Math.max(0, Math.round(usage.outputTokens))],
+                credits: ['numeric', ({ usage }) => roundCredits(Math.max(0, usage.credits))],
+                charged: ['numeric', ({ charged }) => charged],
+                source: ['text', ({ usage }) => usage.source],
+                agent_id: ['text', ({ usage }) => usage.agentId ?? null],
+                channel: ['text', ({ usage }) => usage.channel ?? null],
+                billing_basis: ['text', ({ usage }) => usage.billingBasis ?? 'platform'],
+                idempotency_key: ['text', ({ usage }) => usage.idempotencyKey],
+              },
+              fresh,
+            ),
+          ]
+        : []),
+    ]);
   });
   if (watched) scheduleBalanceCheck(deps, accountId);
 }
