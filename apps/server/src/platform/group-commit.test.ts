@@ -16,6 +16,18 @@ describe('group commit', () => {
     ]);
   });
 
+  it('writes a full batch at once, without waiting out the delay', async () => {
+    const batches: number[][] = [];
+    const writer = new GroupCommit<number>(
+      async (items) => {
+        batches.push(items);
+      },
+      { delayMs: 60_000, maxBatch: 3 },
+    );
+    await Promise.all([1, 2, 3].map((n) => writer.add(n)));
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
   it('gathers items that arrive while a batch is being written', async () => {
     const batches: number[][] = [];
     const writer = new GroupCommit<number>(async (items) => {

@@ -20,6 +20,7 @@ export class GroupCommit<T> {
    * @param delayMs how long the first write of a batch waits for others (0: the event loop's next
    *   turn). A longer wait suits writes nobody waits for (metering), which then stay out of the way
    *   of the writes replies wait for.
+   * @param maxBatch items written together at most; a batch this full is written at once.
    * @param concurrency batches written at the same time (1: one after the other). More than one
    *   suits a database with a pool of connections, where a batch would otherwise wait for the
    *   previous one's round trip; `write` must then be safe to run alongside itself.
@@ -33,7 +34,9 @@ export class GroupCommit<T> {
   add(item: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      this.schedule();
+      // A full batch does not wait for the others.
+      if (this.queue.length >= this.maxBatch && this.inFlight.size < this.limit) this.start();
+      else this.schedule();
     });
   }
 
@@ -43,6 +46,10 @@ export class GroupCommit<T> {
       if (this.queue.length && this.inFlight.size < this.limit) this.start();
       else await Promise.race(this.inFlight);
     }
+  }
+
+  private get maxBatch() {
+    return this.options.maxBatch ?? 500;
   }
 
   private get limit() {
@@ -64,7 +71,7 @@ export class GroupCommit<T> {
   private start() {
     // Nothing queued: a timer firing after flush() already wrote the batch.
     if (this.queue.length === 0 || this.inFlight.size >= this.limit) return;
-    const batch = this.queue.slice(0, this.options.maxBatch ?? 500);
+    const batch = this.queue.slice(0, this.maxBatch);
     this.queue = this.queue.slice(batch.length);
     const written: Promise<void> = this.writeBatch(batch).finally(() => {
       this.inFlight.delete(written);
