@@ -71,10 +71,15 @@ test('a client over its allowance stops while another goes on; a downgrade locks
   expect((await stopped.json()).error.message).toBe('This assistant is unavailable right now');
   expect((await visitorChat(page, mainWidget)).status()).toBe(200);
 
-  // Usage per client, aggregated by the server, as a chart, a table and a CSV file.
-  await page.reload();
+  // Usage per client, aggregated by the server, as a chart, a table and a CSV file. Metering is
+  // written within a second of the call.
   const breakdown = page.getByRole('region', { name: 'Usage breakdown table' });
-  await expect(breakdown.getByRole('rowheader', { name: accounts[0].subaccounts[0].name })).toBeVisible();
+  await expect(async () => {
+    await page.reload();
+    await expect(breakdown.getByRole('rowheader', { name: accounts[0].subaccounts[0].name })).toBeVisible({
+      timeout: 1000,
+    });
+  }).toPass({ timeout: 15_000 });
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   expect((await download).suggestedFilename()).toMatch(/^usage-by-subaccount-.*\.csv$/);
