@@ -84,8 +84,8 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
     throw new AppError('AGENT_NOT_FOUND', 'The agent does not exist or was deleted.');
   }
 
-  // A known thread is looked up (its handler is cached 2 s); a new one is created with its first
-  // message.
+  // A known thread is looked up (its handler is cached: 2 s on PostgreSQL, for the conversation on
+  // PGlite, repo.ts); a new one is created with its first message.
   const [existing, retrieved] = await Promise.all([
     input.threadId
       ? findThreadForReply(deps.db, input.subaccountId, input.threadId, { embedded: embeddedDatabase(deps) })
