@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { startEmbeddedUpkeep } from './db/embedded-upkeep';
 import { ensureDemoAgents } from './features/agents/seed';
 import { flushMetering } from './features/llm/credits';
 import { DEMO_AGENCY, seedDemoAgencyOnce } from './features/tenancy/seed';
@@ -50,11 +51,14 @@ await app.listen({ port: env.PORT, host: env.HOST }).catch(async (error) => {
 });
 const stopJobWorkers = env.JOB_WORKERS ? startJobWorkers(deps) : async () => {};
 const idleCollector = startIdleCollector();
+// The embedded database has no autovacuum of its own (PostgreSQL's server does it for DATABASE_URL).
+const upkeep = deps.database.driver === 'pglite' ? startEmbeddedUpkeep(deps.db, deps.log) : null;
 deps.log.info(`Switchboard is serving on ${deps.publicUrl} (database: ${deps.database.driver})`);
 
 const shutdown = async (signal: string) => {
   deps.log.info(`${signal} received, shutting down`);
   idleCollector.stop();
+  upkeep?.stop();
   await stopJobWorkers();
   await app.close();
   await flushMetering();

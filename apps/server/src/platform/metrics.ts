@@ -6,13 +6,27 @@
 
 type Labels = Record<string, string>;
 
-const labelKey = (labels: Labels) =>
+const renderLabels = (labels: Labels) =>
   Object.keys(labels)
     .sort()
     .map((key) => `${key}="${String(labels[key]).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
     .join(',');
 
 const MAX_SERIES = 2_000;
+
+/** Label sets rendered before, by their names and values as given: a figure recorded on a request's path renders nothing. */
+const rendered = new Map<string, string>();
+
+const labelKey = (labels: Labels) => {
+  let raw = '';
+  for (const key in labels) raw += `${key}\u0000${labels[key]}\u0001`;
+  let key = rendered.get(raw);
+  if (key === undefined) {
+    key = renderLabels(labels);
+    if (rendered.size < MAX_SERIES * 4) rendered.set(raw, key);
+  }
+  return key;
+};
 
 export class Counter {
   readonly values = new Map<string, number>();

@@ -88,6 +88,22 @@ describe('holds before model calls', () => {
     expect(await getBalance(deps, accountId)).toBe(0.6);
   }, 60_000);
 
+  it('120 calls metered together are each paid once, their holds gone (several debit transactions on PGlite)', async () => {
+    const accountId = await newAccount(100);
+    const paid = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => call(accountId, 0.5, 0.25, false, `many-${i}`)),
+    );
+    expect(paid.every((cost) => cost === 0.25)).toBe(true);
+    await flushMetering();
+    expect(await totals(accountId)).toEqual({ cost: 30, charged: 30, holds: 0 });
+    expect(await getBalance(deps, accountId)).toBe(70);
+    const [logged] = await deps.db
+      .select({ calls: sql<number>`count(distinct ${usageLogs.idempotencyKey})::int` })
+      .from(usageLogs)
+      .where(eq(usageLogs.accountId, accountId));
+    expect(logged?.calls).toBe(120);
+  }, 60_000);
+
   it('a failed call releases its hold, so the balance is free again', async () => {
     const accountId = await newAccount(1);
     await call(accountId, 1, 0, true, 'failing');

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
 import { arrayParam, insertRows } from '../../db/bulk-insert';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../platform/errors';
@@ -223,7 +223,13 @@ export const planSpend = async (
   const existing = await tx
     .select({ key: creditEntries.idempotencyKey, amount: creditEntries.amount })
     .from(creditEntries)
-    .where(and(eq(creditEntries.accountId, input.accountId), inArray(creditEntries.idempotencyKey, keys)));
+    .where(
+      and(
+        eq(creditEntries.accountId, input.accountId),
+        // One array parameter: the same statement text for any number of keys.
+        sql`${creditEntries.idempotencyKey} = ANY(${arrayParam(keys, (key) => key)}::text[])`,
+      ),
+    );
   const charged = new Map(existing.map((row) => [row.key, -row.amount]));
   const grants = await tx
     .select({ id: creditGrants.id, remaining: creditGrants.remaining })

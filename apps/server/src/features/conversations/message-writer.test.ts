@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabase } from '../../platform/deps';
 import { newId } from '../../platform/ids';
@@ -6,7 +7,7 @@ import { seedAgent } from '../agents/seed';
 import { seedAgency } from '../tenancy/seed';
 import { recentMessages } from './history';
 import { getThreadWithMessages, storeMessage } from './repo';
-import { threads } from './schema';
+import { messages, threads } from './schema';
 
 describe('group commit of messages', () => {
   let t: TestApp;
@@ -74,6 +75,42 @@ describe('group commit of messages', () => {
       expect(stored?.messages.map((m) => m.content)).toEqual([`new ${i} first`, `new ${i} reply`]);
       expect(stored?.thread).toMatchObject({ messageCount: 2, lastMessage: `new ${i} reply`, channel: 'api' });
     }
+  });
+
+  it("stores a conversation's turns, each a question with its answer, with the thread's summary", async () => {
+    const threadId = newId('thread');
+    const newThread = { subaccountId, agentId, channel: 'api' as const, contactIdentifier: 'visitor-1' };
+    const turn = (n: number, first = false) =>
+      Promise.all([
+        storeMessage(t.deps, {
+          subaccountId,
+          threadId,
+          role: 'user',
+          content: `question ${n}`,
+          ...(first ? { newThread } : {}),
+        }),
+        storeMessage(t.deps, { subaccountId, threadId, role: 'assistant', content: `answer ${n}`, model: 'm' }),
+      ]);
+    await turn(1, true);
+    await turn(2);
+    await storeMessage(t.deps, { subaccountId, threadId, role: 'human', content: 'a person', userId: 'usr_p' });
+    const stored = await getThreadWithMessages(t.deps.db, subaccountId, threadId);
+    expect(stored?.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'question 1'],
+      ['assistant', 'answer 1'],
+      ['user', 'question 2'],
+      ['assistant', 'answer 2'],
+      ['human', 'a person'],
+    ]);
+    expect(stored?.messages[1]).toMatchObject({ model: 'm', sources: [], toolCalls: [], offline: false });
+    const [human] = await t.deps.db.select().from(messages).where(eq(messages.content, 'a person'));
+    expect(human).toMatchObject({ userId: 'usr_p', threadId, subaccountId });
+    expect(stored?.thread).toMatchObject({
+      messageCount: 5,
+      lastMessage: 'a person',
+      contactIdentifier: 'visitor-1',
+      channel: 'api',
+    });
   });
 
   it('fails only the message whose thread does not exist', async () => {

@@ -1,5 +1,14 @@
-import { sql } from 'drizzle-orm';
-import { arrayParam, type BulkColumn, FixedStatement, insertParams, insertRows } from '../../db/bulk-insert';
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  type BulkColumn,
+  FixedStatement,
+  insertParams,
+  insertRows,
+  insertValues,
+  unnestRows,
+  valuesParams,
+  valuesRows,
+} from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { GroupCommit } from '../../platform/group-commit';
 import { rememberWritten } from './history';
@@ -11,8 +20,9 @@ import { messages, threads } from './schema';
  * summary of their messages), the messages, and the summary of the other threads they belong to,
  * as parts of one WITH statement, which PostgreSQL applies all or nothing without a transaction
  * block (one round trip instead of five). Each part passes one array per column (unnest), so the
- * statement's text and cost of preparing stay the same for any number of rows. Every caller still
- * waits until its own row is committed.
+ * statement's text and cost of preparing stay the same for any number of rows; a batch of one turn
+ * (one thread, one or two messages), the most common at a chat's pace, passes one parameter per
+ * value instead. Every caller still waits until its own row is committed.
  */
 
 type NewThread = Pick<
@@ -54,10 +64,84 @@ const messageColumns: Record<string, BulkColumn<NewMessage>> = {
 /** A thread's list preview: the start of its last message. */
 const summaryText = (summary: Summary) => summary.last.content.slice(0, 500);
 
+/** A thread's summary moved on by the messages of a batch: its last message and how many there were. */
+type KnownThread = [id: string, summary: Summary];
+
+const summaryColumns: Record<string, BulkColumn<KnownThread>> = {
+  id: ['text', ([id]) => id],
+  last_message: ['text', ([, summary]) => summaryText(summary)],
+  at: ['timestamptz', ([, summary]) => summary.last.createdAt.toISOString()],
+  n: ['int', ([, summary]) => summary.count],
+};
+
+/** Moves on the summary of the threads in `source` (rows of summaryColumns). */
+const updateSummaries = (source: SQL) => sql`
+    UPDATE ${threads} SET
+      last_message = CASE WHEN v.at >= ${threads}.last_message_at THEN v.last_message ELSE ${threads}.last_message END,
+      last_message_at = greatest(${threads}.last_message_at, v.at),
+      message_count = ${threads}.message_count + v.n
+    FROM ${source} AS v(id, last_message, at, n)
+    WHERE ${threads}.id = v.id`;
+
+/** Any batch: new threads, the messages, and the summary of the other threads, all as arrays. */
+const batchStatement = new FixedStatement(
+  () => sql`
+    WITH new_threads AS (${insertRows(threads, threadColumns, [])}),
+      new_messages AS (${insertRows(messages, messageColumns, [])})
+    ${updateSummaries(unnestRows(summaryColumns, []))}`,
+  (newThreads: { thread: NewThread; summary: Summary }[], rows: NewMessage[], known: KnownThread[]) => [
+    ...insertParams(threadColumns, newThreads),
+    ...insertParams(messageColumns, rows),
+    ...insertParams(summaryColumns, known),
+  ],
+);
+
+/**
+ * The batch a chat's pace writes most: one turn of one conversation, its one or two messages with
+ * the summary of their thread, or with the thread itself on the conversation's first turn. One
+ * parameter per value: PostgreSQL runs it in about half the time of the array form.
+ */
+const TURN_ROWS = 2;
+const turnStatements = new Map<string, FixedStatement<[NewMessage[], KnownThread, NewThread | null]>>();
+
+const turnStatement = (count: number, isNew: boolean) => {
+  const key = `${count}:${isNew}`;
+  let statement = turnStatements.get(key);
+  if (!statement) {
+    statement = isNew
+      ? new FixedStatement(
+          () => sql`
+            WITH new_threads AS (${insertValues(threads, threadColumns, 1)})
+            ${insertValues(messages, messageColumns, count)}`,
+          (rows: NewMessage[], [, summary]: KnownThread, thread: NewThread | null) => [
+            ...valuesParams(threadColumns, [{ thread: thread as NewThread, summary }]),
+            ...valuesParams(messageColumns, rows),
+          ],
+        )
+      : new FixedStatement(
+          () => sql`
+            WITH new_messages AS (${insertValues(messages, messageColumns, count)})
+            ${updateSummaries(sql`(${valuesRows(summaryColumns, 1)})`)}`,
+          (rows: NewMessage[], summary: KnownThread) => [
+            ...valuesParams(messageColumns, rows),
+            ...valuesParams(summaryColumns, [summary]),
+          ],
+        );
+    turnStatements.set(key, statement);
+  }
+  return statement;
+};
+
 const writeBatch = async (db: Db, rows: NewMessage[]) => {
   const summaries = new Map<string, Summary>();
   for (const row of rows) {
     summaries.set(row.threadId, { last: row, count: (summaries.get(row.threadId)?.count ?? 0) + 1 });
+  }
+  const [only] = summaries;
+  if (summaries.size === 1 && only && rows.length <= TURN_ROWS) {
+    const thread = rows.find((row) => row.newThread)?.newThread ?? null;
+    await turnStatement(rows.length, thread !== null).run(db, rows, only, thread);
+    return;
   }
   const created = new Set<string>();
   const newThreads = rows.flatMap((row) => {
@@ -67,35 +151,8 @@ const writeBatch = async (db: Db, rows: NewMessage[]) => {
   });
   // A thread created by this statement is not visible to its UPDATE part: its summary is inserted.
   const known = [...summaries.entries()].filter(([id]) => !created.has(id));
-  await messageStatement.run(db, newThreads, rows, known);
+  await batchStatement.run(db, newThreads, rows, known);
 };
-
-type KnownThread = [id: string, summary: Summary];
-
-/** New threads, the messages, and the summary of the other threads: one statement, text fixed. */
-const messageStatement = new FixedStatement(
-  () => sql`
-    WITH new_threads AS (${insertRows(threads, threadColumns, [])}),
-      new_messages AS (${insertRows(messages, messageColumns, [])})
-    UPDATE ${threads} SET
-      last_message = CASE WHEN v.at >= ${threads}.last_message_at THEN v.last_message ELSE ${threads}.last_message END,
-      last_message_at = greatest(${threads}.last_message_at, v.at),
-      message_count = ${threads}.message_count + v.n
-    FROM unnest(
-      ${arrayParam([], () => null)}::text[],
-      ${arrayParam([], () => null)}::text[],
-      ${arrayParam([], () => null)}::timestamptz[],
-      ${arrayParam([], () => null)}::int[]) AS v(id, last_message, at, n)
-    WHERE ${threads}.id = v.id`,
-  (newThreads: { thread: NewThread; summary: Summary }[], rows: NewMessage[], known: KnownThread[]) => [
-    ...insertParams(threadColumns, newThreads),
-    ...insertParams(messageColumns, rows),
-    known.map(([id]) => id),
-    known.map(([, summary]) => summaryText(summary)),
-    known.map(([, summary]) => summary.last.createdAt.toISOString()),
-    known.map(([, summary]) => summary.count),
-  ],
-);
 
 const writers = new WeakMap<Db, GroupCommit<NewMessage>>();
 

@@ -144,7 +144,17 @@ const active = new Set<GroupCommit<UsageInput>>();
 /** How long metering gathers model calls before writing them. */
 const METERING_WINDOW_MS = 1000;
 
-/** Debits a batch: one ledger transaction per account. */
+/**
+ * On the embedded database every statement runs on the main thread, so a second's calls are
+ * debited in transactions of up to EMBEDDED_DEBIT_CALLS with a turn of the event loop between
+ * them: a reply that waits for its message write meanwhile waits for one of them, not for the
+ * whole second's (at a chat's pace, half of it). Smaller ones would cost more work per call: each
+ * transaction also locks the account and reads its grants and keys.
+ */
+const EMBEDDED_DEBIT_CALLS = 50;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Debits a batch: one ledger transaction per account (per EMBEDDED_DEBIT_CALLS on PGlite). */
 const writeUsages = (deps: Deps) => async (usages: UsageInput[]) => {
   const byAccount = new Map<string, UsageInput[]>();
   for (const usage of usages) {
@@ -152,7 +162,17 @@ const writeUsages = (deps: Deps) => async (usages: UsageInput[]) => {
     if (batch) batch.push(usage);
     else byAccount.set(usage.accountId, [usage]);
   }
-  for (const batch of byAccount.values()) await debitUsages(deps, batch);
+  const local = embedded(deps);
+  let first = true;
+  for (const batch of byAccount.values()) {
+    // Parts of equal size: 60 calls are two transactions of 30.
+    const size = local ? Math.ceil(batch.length / Math.ceil(batch.length / EMBEDDED_DEBIT_CALLS)) : batch.length;
+    for (let start = 0; start < batch.length; start += size) {
+      if (local && !first) await nextTurn();
+      first = false;
+      await debitUsages(deps, batch.slice(start, start + size));
+    }
+  }
 };
 
 const meteringWriter = (deps: Deps) => {

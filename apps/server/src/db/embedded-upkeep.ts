@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { type Db, rowsOf } from './client';
+
+/**
+ * Upkeep of the embedded database. PGlite runs PostgreSQL in single-user mode, without the
+ * autovacuum workers that look after a server's tables, so without this:
+ * - the planner has no statistics: a table never analysed is planned as nearly empty, and a
+ *   lookup that should probe a unique index scans a whole range instead (metering's idempotency
+ *   check read every ledger entry of the account, slower with each call metered);
+ * - dead rows of updated tables are never reclaimed, and old transaction ids are never frozen.
+ *
+ * A pass vacuums and analyses each table never analysed, grown to twice its size since it last was
+ * (the planner scales the row counts it knows by a table's current size, so the statistics stay
+ * good while a table grows; passes grow rarer as tables grow), or whose oldest transaction id is
+ * getting old; and once a day every table (the dead rows of updates and deletes). One table at a
+ * time with a turn of the event loop between tables, so requests keep being served; a table takes
+ * tens of milliseconds (a large one, taken for the first time, more). Passes run shortly after
+ * start and then every minute (PostgreSQL's autovacuum_naptime), one at a time.
+ */
+
+/** Transaction-id age past which a table is vacuumed whatever its size (PostgreSQL's vacuum_freeze_table_age). */
+const FREEZE_AGE = 150_000_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+type TableState = { name: string; pages: number; pagesAtLastUpkeep: number; analysed: boolean; age: number };
+
+const tableStates = async (db: Db): Promise<TableState[]> =>
+  rowsOf<{ name: string; pages: number | string; relpages: number; analysed: boolean; age: number | string }>(
+    await db.execute(sql`
+      SELECT c.relname AS name, pg_relation_size(c.oid) / current_setting('block_size')::int AS pages,
+        c.relpages, c.reltuples >= 0 AS analysed, age(c.relfrozenxid) AS age
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relkind = 'r' AND n.nspname = current_schema()
+      ORDER BY c.relname`),
+  ).map((row) => ({
+    name: row.name,
+    pages: Number(row.pages),
+    pagesAtLastUpkeep: Number(row.relpages),
+    analysed: row.analysed,
+    age: Number(row.age),
+  }));
+
+/** Whether a pass takes the table: `all` takes every table that holds anything. */
+const due = (table: TableState, all: boolean) =>
+  table.age >= FREEZE_AGE ||
+  (table.pages > 0 && (all || !table.analysed || table.pages >= table.pagesAtLastUpkeep * 2 + 8));
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** VACUUM runs outside a transaction block: sent on its own, by PGlite's simple protocol. */
+const vacuum = async (db: Db, table: string) => {
+  const client = (db as unknown as { $client: { exec(query: string): Promise<unknown> } }).$client;
+  await client.exec(`VACUUM (ANALYZE) "${table.replace(/"/g, '""')}"`);
+};
+
+/** Runs one pass; answers the tables it vacuumed and analysed. */
+export const runUpkeepPass = async (db: Db, { all = false } = {}): Promise<string[]> => {
+  const done: string[] = [];
+  for (const table of await tableStates(db)) {
+    if (!due(table, all)) continue;
+    await nextTurn();
+    await vacuum(db, table.name);
+    done.push(table.name);
+  }
+  return done;
+};
+
+export interface EmbeddedUpkeep {
+  stop(): void;
+}
+
+/** Starts the passes on the embedded database: the first `firstAfterMs` after start, then every `intervalMs`. */
+export const startEmbeddedUpkeep = (
+  db: Db,
+  log: Pick<Logger, 'info' | 'error'>,
+  { firstAfterMs = 30_000, intervalMs = 60_000 } = {},
+): EmbeddedUpkeep => {
+  let running = false;
+  let lastFullPass = Date.now();
+  const pass = async () => {
+    if (running) return;
+    running = true;
+    const started = performance.now();
+    const all = Date.now() - lastFullPass >= DAY_MS;
+    try {
+      const tables = await runUpkeepPass(db, { all });
+      if (all) lastFullPass = Date.now();
+      if (tables.length) {
+        const ms = Math.round(performance.now() - started);
+        log.info({ tables, ms }, 'embedded database upkeep: tables vacuumed and analysed');
+      }
+    } catch (error) {
+      log.error({ err: error }, 'embedded database upkeep failed');
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(pass, firstAfterMs);
+  const every = setInterval(pass, intervalMs);
+  first.unref();
+  every.unref();
+  return {
+    stop: () => {
+      clearTimeout(first);
+      clearInterval(every);
+    },
+  };
+};
