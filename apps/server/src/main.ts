@@ -45,14 +45,14 @@ if (env.SEED_DEMO) {
   await ensureDemoAgents(deps.db, DEMO_AGENCY.owner.email);
 }
 
+// The embedded database has no autovacuum of its own (PostgreSQL's server does it for DATABASE_URL).
+const upkeep = deps.database.driver === 'pglite' ? await startEmbeddedUpkeep(deps.db, deps.log) : null;
 await app.listen({ port: env.PORT, host: env.HOST }).catch(async (error) => {
   await closeDeps(deps);
   failStart(error);
 });
 const stopJobWorkers = env.JOB_WORKERS ? startJobWorkers(deps) : async () => {};
 const idleCollector = startIdleCollector();
-// The embedded database has no autovacuum of its own (PostgreSQL's server does it for DATABASE_URL).
-const upkeep = deps.database.driver === 'pglite' ? startEmbeddedUpkeep(deps.db, deps.log) : null;
 deps.log.info(`Switchboard is serving on ${deps.publicUrl} (database: ${deps.database.driver})`);
 
 const shutdown = async (signal: string) => {

@@ -50,11 +50,11 @@ describe('upkeep of the embedded database', () => {
     expect(await idempotencyPlan()).toContain('credit_entries_account_key_idx');
   });
 
-  it('leaves tables that did not change, and takes one again once it has doubled', async () => {
+  it('leaves tables that did not change, and takes one again once it has doubled and grown by a megabyte', async () => {
     expect(await runUpkeepPass(database.db)).not.toContain('credit_entries');
     await addLedgerEntries(5001, 5100);
     expect(await runUpkeepPass(database.db)).not.toContain('credit_entries');
-    await addLedgerEntries(5101, 12000);
+    await addLedgerEntries(5101, 30000);
     expect(await runUpkeepPass(database.db)).toContain('credit_entries');
   });
 

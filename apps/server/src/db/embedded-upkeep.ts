@@ -10,17 +10,20 @@ import { type Db, rowsOf } from './client';
  *   check read every ledger entry of the account, slower with each call metered);
  * - dead rows of updated tables are never reclaimed, and old transaction ids are never frozen.
  *
- * A pass vacuums and analyses each table never analysed, grown to twice its size since it last was
- * (the planner scales the row counts it knows by a table's current size, so the statistics stay
- * good while a table grows; passes grow rarer as tables grow), or whose oldest transaction id is
- * getting old; and once a day every table (the dead rows of updates and deletes). One table at a
- * time with a turn of the event loop between tables, so requests keep being served; a table takes
- * tens of milliseconds (a large one, taken for the first time, more). Passes run shortly after
- * start and then every minute (PostgreSQL's autovacuum_naptime), one at a time.
+ * A pass vacuums and analyses each table never analysed, grown to twice its size and by a megabyte
+ * since it last was (the planner scales the row counts it knows by a table's current size, so the
+ * statistics stay good while a table grows; passes grow rarer as tables grow), or whose oldest
+ * transaction id is getting old; and once a day every table (the dead rows of updates and deletes).
+ * One table at a time with a turn of the event loop between tables, so requests keep being served;
+ * a table takes tens of milliseconds (a large one, taken for the first time, more). The first pass
+ * runs at start, before the server serves (it takes every table never analysed); then one every
+ * minute (PostgreSQL's autovacuum_naptime).
  */
 
 /** Transaction-id age past which a table is vacuumed whatever its size (PostgreSQL's vacuum_freeze_table_age). */
 const FREEZE_AGE = 150_000_000;
+/** Growth, beyond doubling, that makes a table due: a megabyte (autovacuum's thresholds also add a fixed part). */
+const GROWTH_PAGES = 128;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 type TableState = { name: string; pages: number; pagesAtLastUpkeep: number; analysed: boolean; age: number };
@@ -44,7 +47,7 @@ const tableStates = async (db: Db): Promise<TableState[]> =>
 /** Whether a pass takes the table: `all` takes every table that holds anything. */
 const due = (table: TableState, all: boolean) =>
   table.age >= FREEZE_AGE ||
-  (table.pages > 0 && (all || !table.analysed || table.pages >= table.pagesAtLastUpkeep * 2 + 8));
+  (table.pages > 0 && (all || !table.analysed || table.pages >= table.pagesAtLastUpkeep * 2 + GROWTH_PAGES));
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -70,12 +73,12 @@ export interface EmbeddedUpkeep {
   stop(): void;
 }
 
-/** Starts the passes on the embedded database: the first `firstAfterMs` after start, then every `intervalMs`. */
-export const startEmbeddedUpkeep = (
+/** Runs the first pass (at start, before the server serves), then one every `intervalMs`. */
+export const startEmbeddedUpkeep = async (
   db: Db,
   log: Pick<Logger, 'info' | 'error'>,
-  { firstAfterMs = 30_000, intervalMs = 60_000 } = {},
-): EmbeddedUpkeep => {
+  { intervalMs = 60_000 } = {},
+): Promise<EmbeddedUpkeep> => {
   let running = false;
   let lastFullPass = Date.now();
   const pass = async () => {
@@ -96,14 +99,8 @@ export const startEmbeddedUpkeep = (
       running = false;
     }
   };
-  const first = setTimeout(pass, firstAfterMs);
+  await pass();
   const every = setInterval(pass, intervalMs);
-  first.unref();
   every.unref();
-  return {
-    stop: () => {
-      clearTimeout(first);
-      clearInterval(every);
-    },
-  };
+  return { stop: () => clearInterval(every) };
 };
