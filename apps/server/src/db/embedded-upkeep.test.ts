@@ -40,27 +40,28 @@ describe('upkeep of the embedded database', () => {
   };
 
   it('analyses a grown table, so lookups probe its unique index instead of reading the whole account', async () => {
-    await addLedgerEntries(1, 5000);
+    await addLedgerEntries(1, 10000);
     const done = await runUpkeepPass(database.db);
     expect(done).toContain('credit_entries');
     const [stats] = rowsOf<{ reltuples: number }>(
       await database.db.execute(sql`SELECT reltuples FROM pg_class WHERE relname = 'credit_entries'`),
     );
-    expect(Number(stats?.reltuples)).toBeGreaterThan(4000);
+    expect(Number(stats?.reltuples)).toBeGreaterThan(9000);
     expect(await idempotencyPlan()).toContain('credit_entries_account_key_idx');
   });
 
   it('leaves tables that did not change, and takes one again once it has doubled and grown by a megabyte', async () => {
     expect(await runUpkeepPass(database.db)).not.toContain('credit_entries');
-    await addLedgerEntries(5001, 5100);
+    await addLedgerEntries(10001, 10100);
     expect(await runUpkeepPass(database.db)).not.toContain('credit_entries');
-    await addLedgerEntries(5101, 30000);
+    await addLedgerEntries(10101, 60000);
     expect(await runUpkeepPass(database.db)).toContain('credit_entries');
   });
 
-  it('takes every table that holds rows in a full pass', async () => {
+  it('leaves small tables to the planner, but for a full pass of the larger ones', async () => {
     const done = await runUpkeepPass(database.db, { all: true });
-    expect(done).toEqual(expect.arrayContaining(['accounts', 'credit_entries', 'users']));
+    expect(done).toContain('credit_entries');
+    expect(done).not.toContain('accounts');
     expect(done).not.toContain('messages');
   });
 });

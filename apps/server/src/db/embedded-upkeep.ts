@@ -10,20 +10,26 @@ import { type Db, rowsOf } from './client';
  *   check read every ledger entry of the account, slower with each call metered);
  * - dead rows of updated tables are never reclaimed, and old transaction ids are never frozen.
  *
- * A pass vacuums and analyses each table never analysed, grown to twice its size and by a megabyte
- * since it last was (the planner scales the row counts it knows by a table's current size, so the
- * statistics stay good while a table grows; passes grow rarer as tables grow), or whose oldest
- * transaction id is getting old; and once a day every table (the dead rows of updates and deletes).
+ * A pass vacuums and analyses each table of at least MIN_PAGES that was never analysed or has grown
+ * to twice its size and by a megabyte since it last was (the planner scales the row counts it knows
+ * by a table's current size, so statistics stay good while a table grows, and passes grow rarer as
+ * it does); once a day every such table (the dead rows of updates and deletes); and any table whose
+ * oldest transaction id is getting old. Smaller tables are left to the planner's own assumptions:
+ * for a table never analysed it assumes at least ten pages, so it probes indexes, where statistics
+ * of a nearly empty table would make it scan, and keep scanning as the table grows in a plan it has
+ * cached (foreign-key checks keep theirs for the life of the connection).
+ *
  * One table at a time with a turn of the event loop between tables, so requests keep being served;
  * a table takes tens of milliseconds (a large one, taken for the first time, more). The first pass
- * runs at start, before the server serves (it takes every table never analysed); then one every
- * minute (PostgreSQL's autovacuum_naptime).
+ * runs at start, before the server serves; then one every minute (PostgreSQL's autovacuum_naptime).
  */
 
 /** Transaction-id age past which a table is vacuumed whatever its size (PostgreSQL's vacuum_freeze_table_age). */
 const FREEZE_AGE = 150_000_000;
 /** Growth, beyond doubling, that makes a table due: a megabyte (autovacuum's thresholds also add a fixed part). */
 const GROWTH_PAGES = 128;
+/** Tables smaller than this (512 KB) are left alone, but for their transaction ids. */
+const MIN_PAGES = 64;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 type TableState = { name: string; pages: number; pagesAtLastUpkeep: number; analysed: boolean; age: number };
@@ -44,10 +50,10 @@ const tableStates = async (db: Db): Promise<TableState[]> =>
     age: Number(row.age),
   }));
 
-/** Whether a pass takes the table: `all` takes every table that holds anything. */
+/** Whether a pass takes the table: `all` takes every table of at least MIN_PAGES. */
 const due = (table: TableState, all: boolean) =>
   table.age >= FREEZE_AGE ||
-  (table.pages > 0 && (all || !table.analysed || table.pages >= table.pagesAtLastUpkeep * 2 + GROWTH_PAGES));
+  (table.pages >= MIN_PAGES && (all || !table.analysed || table.pages >= table.pagesAtLastUpkeep * 2 + GROWTH_PAGES));
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

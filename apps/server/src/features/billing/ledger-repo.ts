@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
 import { arrayParam, insertRows } from '../../db/bulk-insert';
-import type { Db, Tx } from '../../db/client';
+import { type Db, rowsOf, type Tx } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { accounts } from '../tenancy/schema';
@@ -220,17 +220,17 @@ export const planSpend = async (
     }
   }
   const keys = [...new Set(input.items.map((item) => item.idempotencyKey))];
-  const existing = await tx
-    .select({ key: creditEntries.idempotencyKey, amount: creditEntries.amount })
-    .from(creditEntries)
-    .where(
-      and(
-        eq(creditEntries.accountId, input.accountId),
-        // One array parameter: the same statement text for any number of keys.
-        sql`${creditEntries.idempotencyKey} = ANY(${arrayParam(keys, (key) => key)}::text[])`,
-      ),
-    );
-  const charged = new Map(existing.map((row) => [row.key, -row.amount]));
+  // One probe of the unique (account, key) index per key, whatever the planner knows of the table:
+  // one array parameter, so the same statement text for any number of keys.
+  const existing = rowsOf<{ key: string; amount: string | number }>(
+    await tx.execute(sql`
+      SELECT k.key, e.amount FROM unnest(${arrayParam(keys, (key) => key)}::text[]) AS k(key)
+      CROSS JOIN LATERAL (
+        SELECT ${creditEntries.amount} AS amount FROM ${creditEntries}
+        WHERE ${creditEntries.accountId} = ${input.accountId} AND ${creditEntries.idempotencyKey} = k.key
+      ) AS e`),
+  );
+  const charged = new Map(existing.map((row) => [row.key, -Number(row.amount)]));
   const grants = await tx
     .select({ id: creditGrants.id, remaining: creditGrants.remaining })
     .from(creditGrants)
