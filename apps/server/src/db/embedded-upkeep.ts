@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { type Db, rowsOf } from './client';
@@ -54,8 +55,6 @@ const tableStates = async (db: Db): Promise<TableState[]> =>
 const due = (table: TableState, all: boolean) =>
   table.age >= FREEZE_AGE ||
   (table.pages >= MIN_PAGES && (all || !table.analysed || table.pages >= table.pagesAtLastUpkeep * 2 + GROWTH_PAGES));
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** VACUUM runs outside a transaction block: sent on its own, by PGlite's simple protocol. */
 const vacuum = async (db: Db, table: string) => {

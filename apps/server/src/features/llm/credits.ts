@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Deps, embeddedDatabase as embedded } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { GroupCommit } from '../../platform/group-commit';
@@ -152,7 +153,6 @@ const METERING_WINDOW_MS = 1000;
  * transaction also locks the account and reads its grants and keys.
  */
 const EMBEDDED_DEBIT_CALLS = 50;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Debits a batch: one ledger transaction per account (per EMBEDDED_DEBIT_CALLS on PGlite). */
 const writeUsages = (deps: Deps) => async (usages: UsageInput[]) => {
