@@ -24,7 +24,7 @@ describe('upkeep of the embedded database', () => {
       INSERT INTO credit_entries (id, account_id, kind, amount, idempotency_key)
       SELECT 'cre_' || g, ${accountId}, 'usage_debit', -1, 'usage:call-' || g FROM generate_series(${from}::int, ${to}::int) g`);
 
-  /** The plan of metering's idempotency check (planSpend) for twenty keys of the account, as parameters. */
+  /** The plan of a ledger lookup by idempotency key (twenty keys of the account). */
   const idempotencyPlan = async () => {
     const keys = Array.from({ length: 20 }, (_, i) => `usage:call-${i * 200 + 1}`);
     return rowsOf<{ 'QUERY PLAN': string }>(

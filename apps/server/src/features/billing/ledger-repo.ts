@@ -212,25 +212,33 @@ export interface SpendPlan {
  */
 export const planSpend = async (
   tx: Tx,
-  input: { accountId: string; strict: boolean; items: SpendItem[] },
+  input: {
+    accountId: string;
+    strict: boolean;
+    items: SpendItem[];
+    /** The caller knows none of the keys was used: no lookup. */
+    keysNew?: boolean;
+  },
 ): Promise<SpendPlan> => {
   for (const item of input.items) {
     if (!(roundCredits(item.amount) >= 0)) {
       throw new AppError('VALIDATION_ERROR', 'Credits must not be negative', { field: 'credits' });
     }
   }
-  const keys = [...new Set(input.items.map((item) => item.idempotencyKey))];
-  // One probe of the unique (account, key) index per key, whatever the planner knows of the table:
-  // one array parameter, so the same statement text for any number of keys.
-  const existing = rowsOf<{ key: string; amount: string | number }>(
-    await tx.execute(sql`
-      SELECT k.key, e.amount FROM unnest(${arrayParam(keys, (key) => key)}::text[]) AS k(key)
-      CROSS JOIN LATERAL (
-        SELECT ${creditEntries.amount} AS amount FROM ${creditEntries}
-        WHERE ${creditEntries.accountId} = ${input.accountId} AND ${creditEntries.idempotencyKey} = k.key
-      ) AS e`),
-  );
-  const charged = new Map(existing.map((row) => [row.key, -Number(row.amount)]));
+  const charged = new Map<string, number>();
+  if (!input.keysNew) {
+    const keys = [...new Set(input.items.map((item) => item.idempotencyKey))];
+    // One array parameter, so the same statement text for any number of keys.
+    const existing = rowsOf<{ key: string; amount: string | number }>(
+      await tx.execute(sql`
+        SELECT k.key, e.amount FROM unnest(${arrayParam(keys, (key) => key)}::text[]) AS k(key)
+        CROSS JOIN LATERAL (
+          SELECT ${creditEntries.amount} AS amount FROM ${creditEntries}
+          WHERE ${creditEntries.accountId} = ${input.accountId} AND ${creditEntries.idempotencyKey} = k.key
+        ) AS e`),
+    );
+    for (const row of existing) charged.set(row.key, -Number(row.amount));
+  }
   const grants = await tx
     .select({ id: creditGrants.id, remaining: creditGrants.remaining })
     .from(creditGrants)

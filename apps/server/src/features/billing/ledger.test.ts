@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgency } from '../tenancy/seed';
 import { debitUsages, ensureCanSpend, getBalance, grantCredits, spendStrict } from './ledger';
 import { sumEntries } from './ledger-repo';
-import { creditGrants, usageLogs } from './schema';
+import { creditEntries, creditGrants, usageLogs } from './schema';
 
 let t: TestApp;
 let n = 0;
@@ -123,6 +123,38 @@ describe('credit ledger', () => {
     const grants = await t.deps.db.select().from(creditGrants).where(eq(creditGrants.accountId, accountId));
     expect(grants.map((grant) => grant.remaining)).toEqual([0, 0]);
     expect(await sumEntries(t.deps.db, accountId)).toBe(0);
+    // One ledger debit per batch, keyed by its first new call.
+    const debits = await t.deps.db
+      .select()
+      .from(creditEntries)
+      .where(and(eq(creditEntries.accountId, accountId), eq(creditEntries.kind, 'usage_debit')));
+    expect(debits.map((entry) => [entry.idempotencyKey, entry.amount, entry.description]).sort()).toEqual([
+      ['usage:b1', -120, '3 model calls · offline-1'],
+      ['usage:b4', 0, 'test · offline-1'],
+    ]);
+  });
+
+  it('meters the same call sent twice at once only once', async () => {
+    const { accountId } = await newAccount();
+    const usage = {
+      accountId,
+      subaccountId: null,
+      model: 'offline-1',
+      inputTokens: 10,
+      outputTokens: 5,
+      credits: 7,
+      idempotencyKey: 'twice',
+      source: 'test',
+    };
+    await Promise.all([debitUsages(t.deps, [usage]), debitUsages(t.deps, [usage]), debitUsages(t.deps, [usage])]);
+    expect(await getBalance(t.deps, accountId)).toBe(93);
+    const logs = await t.deps.db.select().from(usageLogs).where(eq(usageLogs.accountId, accountId));
+    expect(logs.map((log) => [log.idempotencyKey, log.charged])).toEqual([['twice', 7]]);
+    const debits = await t.deps.db
+      .select()
+      .from(creditEntries)
+      .where(and(eq(creditEntries.accountId, accountId), eq(creditEntries.kind, 'usage_debit')));
+    expect(debits).toHaveLength(1);
   });
 
   it('database refuses a grant remaining below zero', async () => {

@@ -6,7 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { arrayParam, insertRows } from '../../db/bulk-insert';
 import { rowsOf } from '../../db/client';
-import type { Deps } from '../../platform/deps';
+import { type Deps, embeddedDatabase } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { subaccountUsageWrite } from './allowances';
@@ -129,17 +129,37 @@ export async function reserveHolds(deps: Deps, requests: HoldRequest[]): Promise
   }
 }
 
+/** The ledger entry's description for a batch of metered calls. */
+const usageDescription = (calls: UsageInput[]): string => {
+  const [first] = calls;
+  if (calls.length === 1 && first) return `${first.source} · ${first.model}`;
+  const models = new Set(calls.map((usage) => usage.model));
+  const [model] = models;
+  return `${calls.length} model calls${models.size === 1 && model ? ` · ${model}` : ''}`;
+};
+
 /**
- * Meters model calls of one account in one transaction: a usage log row and a ledger debit each.
- * Idempotent by (accountId, idempotencyKey). The calls already ran, so a debit takes what the
- * balance holds and never drives it below zero; the log keeps the full cost.
+ * Meters model calls of one account in one transaction: a usage log row per call, and one ledger
+ * debit for them all (its key is the first new call's). Idempotent by (accountId, idempotencyKey)
+ * on the usage log: the log rows are inserted first, a key already there is skipped by its unique
+ * index (no lookup the planner could turn into a read of the account's rows). The calls already
+ * ran, so a debit takes what the balance holds and never drives it below zero; each call's log
+ * keeps its full cost and what was charged for it, in order.
  */
 export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<void> {
   const accountId = usages[0]?.accountId;
   if (!accountId) return;
   if (usages.some((usage) => usage.accountId !== accountId)) throw new Error('debitUsages takes one account');
-  const holds = usages.flatMap((usage) => (usage.holdId ? [usage.holdId] : []));
-  const calls = usages.filter((usage) => !usage.releaseOnly);
+  // The embedded database keeps holds in the process's memory (credits.ts), never in credit_holds.
+  const holds = embeddedDatabase(deps) ? [] : usages.flatMap((usage) => (usage.holdId ? [usage.holdId] : []));
+  // Each key once (a batch may carry a retried call twice).
+  const byKey = new Map<string, UsageInput & { logId: string }>();
+  for (const usage of usages) {
+    if (!usage.releaseOnly && !byKey.has(usage.idempotencyKey)) {
+      byKey.set(usage.idempotencyKey, { ...usage, logId: newId('usageLog') });
+    }
+  }
+  const calls = [...byKey.values()];
   let watched = false;
   await deps.db.transaction(async (tx) => {
     const row = await lockAccount(tx, accountId, deps.env.FREE_PLAN_CREDITS, new Date(), { holds: false });
@@ -152,52 +172,75 @@ export async function debitUsages(deps: Deps, usages: UsageInput[]): Promise<voi
             AND (${creditHolds.id} = ANY(${arrayParam(holds, (id) => id)}::text[]) OR ${creditHolds.expiresAt} <= now())`,
         ]
       : [];
-    if (calls.length === 0) {
+    const logged = calls.length
+      ? new Set(
+          rowsOf<{ id: string }>(
+            await tx.execute(
+              sql`${insertRows(
+                usageLogs,
+                {
+                  id: ['text', (usage) => usage.logId],
+                  account_id: ['text', () => accountId],
+                  subaccount_id: ['text', (usage) => usage.subaccountId],
+                  model: ['text', (usage) => usage.model || 'unknown'],
+                  input_tokens: ['int', (usage) => Math.max(0, Math.round(usage.inputTokens))],
+                  output_tokens: ['int', (usage) => Math.max(0, Math.round(usage.outputTokens))],
+                  credits: ['numeric', (usage) => roundCredits(Math.max(0, usage.credits))],
+                  charged: ['numeric', (usage) => roundCredits(Math.max(0, usage.credits))],
+                  source: ['text', (usage) => usage.source],
+                  agent_id: ['text', (usage) => usage.agentId ?? null],
+                  channel: ['text', (usage) => usage.channel ?? null],
+                  billing_basis: ['text', (usage) => usage.billingBasis ?? 'platform'],
+                  idempotency_key: ['text', (usage) => usage.idempotencyKey],
+                },
+                calls,
+              )} ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
+            ),
+          ).map((inserted) => inserted.id),
+        )
+      : new Set<string>();
+    const fresh = calls.filter((usage) => logged.has(usage.logId));
+    const first = fresh[0];
+    if (!first) {
       await runTogether(tx, released);
       return;
     }
     const plan = await planSpend(tx, {
       accountId,
       strict: false,
-      items: calls.map((usage) => ({
-        amount: Math.max(0, usage.credits),
-        idempotencyKey: `usage:${usage.idempotencyKey}`,
-        description: `${usage.source} · ${usage.model}`,
-      })),
+      // New: its usage log row was just inserted, and the ledger key is only ever used with it.
+      keysNew: true,
+      items: [
+        {
+          amount: roundCredits(fresh.reduce((sum, usage) => sum + Math.max(0, usage.credits), 0)),
+          idempotencyKey: `usage:${first.idempotencyKey}`,
+          description: usageDescription(fresh),
+        },
+      ],
     });
-    const fresh = calls.flatMap((usage, index) => {
-      const result = plan.results[index];
-      return result && !result.duplicate ? [{ usage, charged: result.charged }] : [];
-    });
+    // What the grants gave, shared out over the calls in order; the logs of calls the balance
+    // did not fully cover are corrected.
+    let left = plan.results[0]?.charged ?? 0;
+    const shortfalls: { id: string; charged: number }[] = [];
+    for (const usage of fresh) {
+      const credits = roundCredits(Math.max(0, usage.credits));
+      const charged = Math.min(credits, left);
+      left = roundCredits(left - charged);
+      if (charged < credits) shortfalls.push({ id: usage.logId, charged });
+    }
     const counted = subaccountUsageWrite(
-      fresh.map(({ usage }) => ({ subaccountId: usage.subaccountId, credits: usage.credits })),
+      fresh.map((usage) => ({ subaccountId: usage.subaccountId, credits: usage.credits })),
     );
-    // The holds, the debits, the sub-accounts' use and the usage log: one statement.
+    // The holds, the debit, the sub-accounts' use and the logs' corrections: one statement.
     await runTogether(tx, [
       ...released,
       ...plan.writes,
       ...(counted ? [counted] : []),
-      ...(fresh.length
+      ...(shortfalls.length
         ? [
-            insertRows(
-              usageLogs,
-              {
-                id: ['text', () => newId('usageLog')],
-                account_id: ['text', () => accountId],
-                subaccount_id: ['text', ({ usage }) => usage.subaccountId],
-                model: ['text', ({ usage }) => usage.model || 'unknown'],
-                input_tokens: ['int', ({ usage }) => Math.max(0, Math.round(usage.inputTokens))],
-                output_tokens: ['int', ({ usage }) => Math.max(0, Math.round(usage.outputTokens))],
-                credits: ['numeric', ({ usage }) => roundCredits(Math.max(0, usage.credits))],
-                charged: ['numeric', ({ charged }) => charged],
-                source: ['text', ({ usage }) => usage.source],
-                agent_id: ['text', ({ usage }) => usage.agentId ?? null],
-                channel: ['text', ({ usage }) => usage.channel ?? null],
-                billing_basis: ['text', ({ usage }) => usage.billingBasis ?? 'platform'],
-                idempotency_key: ['text', ({ usage }) => usage.idempotencyKey],
-              },
-              fresh,
-            ),
+            sql`UPDATE ${usageLogs} SET charged = v.charged
+              FROM unnest(${arrayParam(shortfalls, (log) => log.id)}::text[], ${arrayParam(shortfalls, (log) => log.charged)}::numeric[]) AS v(id, charged)
+              WHERE ${usageLogs.id} = v.id`,
           ]
         : []),
     ]);
