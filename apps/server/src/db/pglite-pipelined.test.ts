@@ -106,4 +106,27 @@ describe('PGlite with pipelined, prepared queries', () => {
     expect(prepared.rows[0]?.c).toBeLessThanOrEqual(301);
     expect((await client.query<{ v: number }>('select $1::int + 0 as v', [5])).rows[0]?.v).toBe(5);
   });
+
+  it('lets the event loop take a turn before each statement of a transaction', async () => {
+    const seen: number[] = [];
+    let turns = 0;
+    const onIo = () => {
+      turns += 1;
+      if (turns < 1000) setImmediate(onIo);
+    };
+    setImmediate(onIo);
+    await client.transaction(async (tx) => {
+      for (let i = 0; i < 3; i += 1) {
+        await tx.query('insert into items (id, n) values ($1, $2)', [`turn-${i}`, i]);
+        seen.push(turns);
+      }
+    });
+    turns = 1000;
+    // Other work ran between the statements, not only before or after the whole transaction.
+    expect(seen[1]).toBeGreaterThan(seen[0] ?? 0);
+    expect(seen[2]).toBeGreaterThan(seen[1] ?? 0);
+    expect(
+      (await client.query<{ n: number }>("select count(*)::int as n from items where id like 'turn-%'")).rows[0]?.n,
+    ).toBe(3);
+  });
 });

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import pgUtils from 'pg/lib/utils.js';
 
@@ -111,11 +112,19 @@ const runPipelined = async <T>(
   return result as Results<T>;
 };
 
-/** Wraps a transaction so its queries are pipelined too. */
+/**
+ * Wraps a transaction so its queries are pipelined too. Each of its statements first lets the
+ * event loop take a turn: PGlite runs a statement synchronously and answers with a promise already
+ * settled, so without it a whole transaction (metering's: the lock, the usage logs, the debit, the
+ * commit) would run in one block, during which no request moves. With it, requests that need no
+ * database meanwhile (most of a chat turn waits for the model) go on between its statements.
+ */
 const pipelinedTransaction = (client: PGlite, tx: Transaction): Transaction =>
   Object.create(tx, {
     query: {
-      value: <T>(text: string, params?: unknown[], options?: QueryOptions) => {
+      value: async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
+        if (tx.closed) throw new Error('Transaction is closed');
+        await nextTurn();
         if (tx.closed) throw new Error('Transaction is closed');
         return client._runExclusiveQuery(() => runPipelined<T>(client, text, params, options));
       },
