@@ -123,7 +123,6 @@ const pipelinedTransaction = (client: PGlite, tx: Transaction): Transaction =>
   Object.create(tx, {
     query: {
       value: async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
-        if (tx.closed) throw new Error('Transaction is closed');
         await nextTurn();
         if (tx.closed) throw new Error('Transaction is closed');
         return client._runExclusiveQuery(() => runPipelined<T>(client, text, params, options));
