@@ -4,7 +4,7 @@ import { ensureDemoAgents } from './features/agents/seed';
 import { flushMetering } from './features/llm/credits';
 import { DEMO_AGENCY, seedDemoAgencyOnce } from './features/tenancy/seed';
 import { loadEnv } from './platform/env';
-import { startIdleCollector } from './platform/idle-gc';
+import { setHeapGrowth, startIdleCollector } from './platform/idle-gc';
 import { startJobWorkers } from './platform/jobs';
 import { closeDeps, createDeps } from './platform/runtime';
 import { startupErrorMessage } from './platform/startup-errors';
@@ -18,6 +18,7 @@ const env = (() => {
     process.exit(1);
   }
 })();
+setHeapGrowth(env.HEAP_GROWTH_PERCENT);
 /** Stops the start with a clear message for what a person can fix; anything else is thrown. */
 const failStart = (error: unknown): never => {
   const message = startupErrorMessage(error, env);

@@ -51,6 +51,11 @@ export const ZEnv = z.object({
     .string()
     .regex(/^\d{1,6}(kB|MB|GB)$/, 'PGLITE_SHARED_BUFFERS must be a size like 32MB')
     .default('32MB'),
+  /**
+   * How far V8 lets the old generation grow past what the last full collection kept (100: to
+   * twice that) before the next one; 0 leaves it to V8.
+   */
+  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(100),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')

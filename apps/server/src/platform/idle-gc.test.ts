@@ -1,5 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startIdleCollector } from './idle-gc';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const spin = (ms: number) => {
@@ -59,5 +64,26 @@ describe('idle collector', () => {
     } finally {
       collector.stop();
     }
+  });
+
+  it('sets the heap growth V8 uses after a full collection (a flag of the running process)', () => {
+    const growthAfterCollection = (percent: number) => {
+      const child = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--expose-gc',
+          '--trace-gc-verbose',
+          '--input-type=module',
+          '-e',
+          `const { setHeapGrowth } = await import('./apps/server/src/platform/idle-gc.ts'); setHeapGrowth(${percent}); globalThis.gc();`,
+        ],
+        { cwd: root, encoding: 'utf8' },
+      );
+      return child.stdout.match(/\[HeapController\] Limit: .*\((\d+\.\d)\)/)?.[1];
+    };
+    expect(growthAfterCollection(100)).toBe('2.0');
+    expect(growthAfterCollection(50)).toBe('1.5');
   });
 });
