@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { Env } from './env';
 
@@ -24,4 +25,17 @@ export const originOf = (request: FastifyRequest, env: Env): string => {
     return `${request.protocol}://${request.host}`;
   }
   return defaultOrigin(env);
+};
+
+/**
+ * Writes to a response and sends it now. Node holds a response's writes until the end of the
+ * current tick (it corks the socket, so one tick's writes leave in one go); for a streamed answer
+ * that is the rest of the model's chunk parsed and the reply stored, and the first token would
+ * wait for all of it. Later events are left to Node's grouping.
+ */
+export const writeAtOnce = (raw: ServerResponse, text: string) => {
+  const socket = raw.socket;
+  const corked = socket?.writableCorked ?? 0;
+  raw.write(text);
+  if (socket && socket.writableCorked > corked) socket.uncork();
 };

@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors';
+import { writeAtOnce } from '../../platform/http';
 import { newSupportId } from '../../platform/ids';
 
 /**
  * A server-sent-event answer to a POST that starts only when the first event is ready: an error
  * before that (402 credits, 404, 422) still answers as the normal JSON envelope with its status.
- * The headers leave with the first event, and the events written in one go (a model's chunk often
- * holds several tokens) leave together: one write to the socket each, not one per token.
+ * The headers leave with the first event, at once; later events written in one go (a model's chunk
+ * often holds several tokens) leave together: one write to the socket each, not one per token.
  */
 export interface LazySse {
   send(event: string, data: unknown): void;
@@ -38,14 +39,17 @@ export const lazySse = (request: FastifyRequest, reply: FastifyReply): LazySse =
       'x-accel-buffering': 'no',
     });
   };
+  let sent = false;
+  /** The first event (with the headers) leaves at once; later ones in the same tick leave together. */
   const push = (text: string) => {
     const raw = reply.raw;
     if (raw.destroyed) return;
-    if (!raw.writableCorked) {
-      raw.cork();
-      process.nextTick(() => raw.uncork());
+    if (sent) {
+      raw.write(text);
+      return;
     }
-    raw.write(text);
+    sent = true;
+    writeAtOnce(raw, text);
   };
   const write = (event: string, data: unknown) => push(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   return {

@@ -130,6 +130,8 @@ describe('LLM gateway against a local OpenAI-compatible stub', () => {
       onDelta: (text) => deltas.push(text),
     });
     expect(deltas.length).toBeGreaterThan(2);
+    // The provider's opening empty delta is not passed on: the first one sent is the first text.
+    expect(deltas[0]).toBe('Stub ');
     expect(deltas.join('')).toBe('Stub reply to: tell me three words');
     expect(result.text).toBe('Stub reply to: tell me three words');
     expect(stub.requests.at(-1)?.body).toMatchObject({ stream: true });

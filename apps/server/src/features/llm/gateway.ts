@@ -143,7 +143,8 @@ const callPlain = async (
   for await (const part of stream) {
     if (part.type === 'text-delta') {
       text += part.delta;
-      onDelta(part.delta);
+      // Providers often open with an empty delta; the first one sent is the first text.
+      if (part.delta) onDelta(part.delta);
     } else if (part.type === 'finish') {
       inputTokens = part.usage.inputTokens.total ?? 0;
       outputTokens = part.usage.outputTokens.total ?? 0;
@@ -261,7 +262,7 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') {
           text += part.text;
-          input.onDelta?.(part.text);
+          if (part.text) input.onDelta?.(part.text);
         } else if (part.type === 'tool-call' && !executes(part.toolName)) {
           pendingToolCalls.push({ id: part.toolCallId, name: part.toolName, input: part.input });
         } else if (part.type === 'tool-result') {

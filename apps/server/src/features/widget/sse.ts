@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { writeAtOnce } from '../../platform/http';
 
 export interface SseStream {
   send(event: string, data: unknown): void;
@@ -26,6 +27,7 @@ export const openSse = (
   });
   raw.write(': open\n\n');
   let closed = false;
+  let sent = false;
   const keepAlive = setInterval(() => raw.write(': ping\n\n'), 15_000);
   const finish = () => {
     if (closed) return;
@@ -41,7 +43,11 @@ export const openSse = (
     },
     send(event, data) {
       if (closed) return;
-      raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+      // The first event (a reply's first words) leaves at once; later ones in a tick leave together.
+      if (sent) raw.write(text);
+      else writeAtOnce(raw, text);
+      sent = true;
     },
     close() {
       if (!closed) raw.end();
