@@ -30,5 +30,8 @@ export const newId = (kind: IdKind): string => {
 /** A 32-hex support id, also written to the server log. */
 export const newSupportId = (): string => pooledBytes(16).toString('hex');
 
+/** A unique key (base64url) that needs no secrecy, such as an idempotency key: from the pool. */
+export const newKey = (bytes = 12): string => pooledBytes(bytes).toString('base64url');
+
 /** A random secret token (base64url) for links, sessions and API keys. */
 export const newToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');

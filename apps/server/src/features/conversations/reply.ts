@@ -3,7 +3,7 @@ import type { TChannel } from '@switchboard/core';
 import type { ModelMessage, ToolChoice, ToolSet } from 'ai';
 import { type Deps, embeddedDatabase } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { newId, newToken } from '../../platform/ids';
+import { newId, newKey } from '../../platform/ids';
 import { buildAppTools } from '../agents/app-tools';
 import { findAgentCached } from '../agents/cache';
 import { buildAgentTools, mergeToolSets } from '../agents/tools';
@@ -196,7 +196,7 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       source: `chat:${input.channel}`,
       agentId: agent.id,
       channel: input.channel,
-      idempotencyKey: `reply:${thread.id}:${newToken(9)}`,
+      idempotencyKey: `reply:${thread.id}:${newKey(9)}`,
       onDelta: input.onDelta,
       signal: input.signal,
       strict: input.strict,

@@ -23,7 +23,7 @@ import {
 import type { ZodType } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { newToken } from '../../platform/ids';
+import { newKey } from '../../platform/ids';
 import { metrics } from '../../platform/metrics';
 import { listProviderKeys } from '../providers/repo';
 import { meter, releaseCredits, reserveCredits } from './credits';
@@ -306,7 +306,7 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
     inputTokens,
     outputTokens,
     credits,
-    idempotencyKey: input.idempotencyKey ?? `llm:${newToken(12)}`,
+    idempotencyKey: input.idempotencyKey ?? `llm:${newKey()}`,
     source: input.source,
     holdId,
     agentId: input.agentId ?? null,
