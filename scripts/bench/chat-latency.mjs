@@ -21,6 +21,11 @@
  *   on how fast the machine is in a given hour.
  * - memory: resident memory at rest after start, at rest 10 s after a 10,000-turn run, its peak,
  *   and after a forced garbage collection (through the inspector the bench opens with SIGUSR1).
+ * - the machine's speed at that hour: right after the 10,000-turn run, the same load (100
+ *   conversations, no pause, 5,000 turns) through the reference relay (reference-relay.js: plain
+ *   Node relaying to the stub, no framework, database or model SDK), and the server's CPU per turn
+ *   as a multiple of the relay's. The multiple moves far less between machines and hours than the
+ *   milliseconds (a slow machine slows both); the targets stay in milliseconds.
  * Targets: CPU <= 1.0 ms per turn where turns keep the server busy (the 10,000-turn run; the other
  * cases are printed too: paced and single turns also pay for waking an idle process at every event);
  * paced p99 added <= 15 ms and TTFT added <= 5 ms (medians of three runs); no pause >= 1,500
@@ -32,6 +37,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { startReferenceRelay } from './reference-relay.js';
 import {
   freePort,
   percentile,
@@ -50,6 +56,7 @@ const PAUSE_MS = [500, 1500];
 const START_SPREAD_MS = 1000;
 const REPEATS = 3;
 const REST_MS = 10_000;
+const REFERENCE_TURNS = 5_000;
 const METRICS_TOKEN = 'bench-metrics-token';
 const TARGET = { cpuMs: 1.0, pacedP99Ms: 15, ttftMs: 5, turnsPerSecondPg: 1500, rssMb: 300 };
 
@@ -170,11 +177,12 @@ const runOn = async (label, stubUrl, env) => {
      * `conversations` at once, each `turns` turns on its own thread. Paced: a random start within
      * START_SPREAD_MS and a PAUSE_MS pause after each reply; unpaced: turns back to back.
      */
-    const run = async (conversations, direct, paced, turns = TURNS) => {
+    const run = async (conversations, direct, paced, turns = TURNS, relay = null) => {
       const times = [];
       const random = seeded(42);
-      const loopBefore = direct ? null : await eventLoop(base);
-      const before = processFigures(server.pid);
+      const loopBefore = direct || relay ? null : await eventLoop(base);
+      const measured = relay?.pid ?? server.pid;
+      const before = processFigures(measured);
       const started = performance.now();
       await Promise.all(
         Array.from({ length: conversations }, async (_, c) => {
@@ -186,7 +194,7 @@ const runOn = async (label, stubUrl, env) => {
             const content = `Conversation ${c}, question ${turn}: what are your opening hours?`;
             const result = direct
               ? await call(`${stubUrl}/chat/completions`, { body: directBody(false, content) })
-              : await call(`${base}/v1/chat/completions`, {
+              : await call(`${relay?.base ?? base}/v1/chat/completions`, {
                   headers: { ...auth, ...(thread ? { 'x-thread-id': thread } : {}) },
                   body: turnBody(false, content),
                 });
@@ -197,14 +205,14 @@ const runOn = async (label, stubUrl, env) => {
         }),
       );
       const seconds = (performance.now() - started) / 1000;
-      const after = processFigures(server.pid);
-      const loopAfter = direct ? null : await eventLoop(base);
-      const active = direct ? 0 : loopAfter.active - loopBefore.active;
+      const after = processFigures(measured);
+      const loopAfter = direct || relay ? null : await eventLoop(base);
+      const active = loopAfter ? loopAfter.active - loopBefore.active : 0;
       return {
         times,
         seconds,
         cpuMsPerTurn: ((after.cpu - before.cpu) * 1000) / times.length,
-        elu: direct ? 0 : active / (active + loopAfter.idle - loopBefore.idle),
+        elu: loopAfter ? active / (active + loopAfter.idle - loopBefore.idle) : 0,
       };
     };
 
@@ -260,6 +268,16 @@ const runOn = async (label, stubUrl, env) => {
     await sleep(500);
     const afterGc = processFigures(server.pid);
 
+    // The machine's speed now: the same load through the reference relay, warmed up first.
+    const relay = await startReferenceRelay(stubUrl, await freePort());
+    let reference;
+    try {
+      await run(100, false, false, 10, relay);
+      reference = await run(100, false, false, Math.ceil(REFERENCE_TURNS / 100), relay);
+    } finally {
+      relay.stop();
+    }
+
     const row = (name, r) =>
       `  ${name}: stub p50 ${f(r.directP50)}, p99 ${f(r.directP99)} | through server p50 ${f(r.serverP50)}, p99 ${f(r.serverP99)} | added p50 ${f(r.serverP50 - r.directP50)}, p99 ${f(r.addedP99)} | ${r.turnsPerSecond.toFixed(0)} turns/s | CPU ${r.cpuMsPerTurn.toFixed(2)} ms/turn`;
     console.log(`[${label}] chat turns (stub answers after ${LATENCY_MS} ms; ${TURNS} turns per conversation)`);
@@ -270,6 +288,9 @@ const runOn = async (label, stubUrl, env) => {
     console.log(`${row('100 conversations, no pause', noPause)} | event loop busy ${(noPause.elu * 100).toFixed(0)}%`);
     console.log(
       `  time to first streamed token, added p50 of 30 turns: ${ttftAdded.map(f).join(', ')} (median ${f(median(ttftAdded))})`,
+    );
+    console.log(
+      `  reference relay (plain Node, no framework, database or model SDK), ${reference.times.length.toLocaleString('en')} turns, no pause: CPU ${reference.cpuMsPerTurn.toFixed(2)} ms/turn, ${(reference.times.length / reference.seconds).toFixed(0)} turns/s; the server's CPU per turn (${memoryRun.times.length.toLocaleString('en')} turns) is ${(memoryRun.cpuMsPerTurn / reference.cpuMsPerTurn).toFixed(1)}x the relay's`,
     );
     console.log(
       `  memory: RSS at rest after start ${mb(atRest.rss)}; at rest ${REST_MS / 1000} s after ${memoryRun.times.length.toLocaleString('en')} turns ${mb(afterRun.rss)} (CPU ${memoryRun.cpuMsPerTurn.toFixed(2)} ms/turn, ${(memoryRun.times.length / memoryRun.seconds).toFixed(0)} turns/s); after a forced GC ${mb(afterGc.rss)}; peak ${mb(afterGc.peak)}`,

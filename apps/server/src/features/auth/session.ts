@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
@@ -20,7 +20,7 @@ export interface Caller {
   apiKeySubaccountId?: string;
 }
 
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string): string => hash('sha256', token, 'hex');
 
 export const createSession = async (db: Db, env: Env, userId: string, userAgent?: string) => {
   const token = newToken();

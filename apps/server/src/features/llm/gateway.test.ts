@@ -199,6 +199,22 @@ describe('LLM gateway against a local OpenAI-compatible stub', () => {
     ).rejects.toMatchObject({ message, reason });
   });
 
+  it("stops a model call when its caller goes away, long before the model's timeout", async () => {
+    const caller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => caller.abort(), 100);
+    await expect(
+      runModel(t.deps, {
+        accountId,
+        choice: { provider: 'openai', model: 'stub-slow' },
+        messages: [{ role: 'user', content: 'x' }],
+        source: 'test',
+        signal: caller.signal,
+      }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
   it('maps an unreachable provider to the network error', async () => {
     await t.deps.db.insert(providerKeys).values({
       id: 'pvk_closed',

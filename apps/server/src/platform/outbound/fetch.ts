@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { isListedHost, type OutboundPolicy, policyOf, vettedLookup, vetUrl } from './policy';
 
 /**
@@ -30,14 +30,24 @@ const agentsFor = (options: OutboundFetchOptions, guarded: boolean): Agents => {
   return { 'http:': new http.Agent(settings), 'https:': new https.Agent(settings) };
 };
 
-const headersOf = (incoming: http.IncomingHttpHeaders): Headers => {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+/** Response headers as the Response constructor takes them: a record, or pairs when a header repeats. */
+const headersOf = (incoming: http.IncomingHttpHeaders): Record<string, string> | [string, string][] => {
+  const record: Record<string, string> = {};
+  let repeated: [string, string][] | null = null;
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (typeof value === 'string') record[name] = value;
+    else if (value) repeated = [...(repeated ?? []), ...value.map((one): [string, string] => [name, one])];
   }
-  return headers;
+  return repeated ? [...Object.entries(record), ...repeated] : record;
 };
+
+/** Request headers given as a plain object of strings (what the model providers pass) are used as they are. */
+const isPlainHeaders = (headers: unknown): headers is Record<string, string> =>
+  headers !== null &&
+  typeof headers === 'object' &&
+  Object.getPrototypeOf(headers) === Object.prototype &&
+  Object.values(headers).every((value) => typeof value === 'string');
 
 /** Method, headers and body of a fetch call, whatever form it was given in. */
 const normalise = async (input: Parameters<typeof fetch>[0], init: RequestInit) => {
@@ -48,7 +58,7 @@ const normalise = async (input: Parameters<typeof fetch>[0], init: RequestInit) 
     return {
       url: new URL(input as string | URL),
       method: init.method ?? 'GET',
-      headers: Object.fromEntries(new Headers(init.headers)),
+      headers: isPlainHeaders(init.headers) ? init.headers : Object.fromEntries(new Headers(init.headers)),
       body: (init.body ?? undefined) as string | undefined,
       signal: init.signal ?? undefined,
     };
@@ -65,9 +75,51 @@ const normalise = async (input: Parameters<typeof fetch>[0], init: RequestInit) 
   };
 };
 
+/** Drops the rest of an answer and closes its connection; an error that follows has nobody to tell. */
+const discard = (body: Readable) => {
+  body.on('error', () => {});
+  body.destroy();
+};
+
+/**
+ * An event stream's body as a web stream, each chunk passed on as it arrives (Readable.toWeb
+ * costs several times as much per chunk on Node 20). Reading pauses while the reader is 16
+ * chunks behind; a reader that stops closes the connection.
+ */
+const eventStreamOf = (body: Readable): ReadableStream<Uint8Array> => {
+  let open = true;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        body.on('data', (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) body.pause();
+        });
+        body.once('end', () => {
+          if (open) controller.close();
+          open = false;
+        });
+        body.once('error', (error) => {
+          if (open) controller.error(error);
+          open = false;
+        });
+      },
+      pull() {
+        body.resume();
+      },
+      cancel() {
+        open = false;
+        discard(body);
+      },
+    },
+    { highWaterMark: 16 },
+  );
+};
+
 export const createOutboundFetch = (options: OutboundFetchOptions): typeof fetch => {
   const guarded = agentsFor(options, true);
   const listed = options.policy ? agentsFor(options, false) : guarded;
+  const limit = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
   return async (input, init = {}) => {
     const call = await normalise(input, init);
     const url = options.policy ? vetUrl(call.url, options.policy, { field: options.field }) : call.url;
@@ -78,33 +130,34 @@ export const createOutboundFetch = (options: OutboundFetchOptions): typeof fetch
         url,
         { method: call.method, headers: call.headers, agent: agents[protocol], signal: call.signal },
         (response) => {
-          const status = response.statusCode ?? 502;
-          const headers = headersOf(response.headers);
-          const empty = status === 204 || status === 304 || call.method === 'HEAD';
+          const init = {
+            status: response.statusCode ?? 502,
+            statusText: response.statusMessage,
+            headers: headersOf(response.headers),
+          };
+          const empty = init.status === 204 || init.status === 304 || call.method === 'HEAD';
           if (!empty && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-            resolve(new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, { status, headers }));
+            resolve(new Response(eventStreamOf(response), init));
             return;
           }
           const chunks: Buffer[] = [];
           let size = 0;
-          const limit = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
-          const finish = () =>
-            resolve(
-              new Response(empty ? null : Buffer.concat(chunks), {
-                status,
-                statusText: response.statusMessage,
-                headers,
-              }),
-            );
+          const finish = () => resolve(new Response(empty ? null : Buffer.concat(chunks), init));
+          if (empty) {
+            // Nothing to read: the connection stays open for the next request.
+            response.resume();
+            finish();
+            return;
+          }
           if (limit === 0) {
-            response.destroy();
+            discard(response);
             finish();
             return;
           }
           response.on('data', (chunk: Buffer) => {
             if (size + chunk.length >= limit) {
               chunks.push(chunk.subarray(0, limit - size));
-              response.destroy();
+              discard(response);
               finish();
               return;
             }

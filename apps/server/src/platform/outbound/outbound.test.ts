@@ -214,3 +214,67 @@ describe('user-given URLs never reach private networks', () => {
     expect(target.seen).toEqual(['GET /v1/models']);
   });
 });
+
+describe('the outbound fetch', () => {
+  /** A server that sends `parts` as separate writes 30 ms apart (an event stream) or one long body. */
+  const startSender = async (parts: string[], contentType: string) => {
+    const closed: string[] = [];
+    const server = http.createServer((_req, res) => {
+      res.on('close', () => closed.push(res.writableFinished ? 'finished' : 'cut'));
+      res.writeHead(200, { 'content-type': contentType, 'x-one': 'a' });
+      let index = 0;
+      const next = () => {
+        if (res.destroyed) return;
+        if (index === parts.length) return res.end();
+        res.write(parts[index]);
+        index += 1;
+        setTimeout(next, 30);
+      };
+      next();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    return {
+      url,
+      closed,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
+      },
+    };
+  };
+
+  it('passes an event stream on as it arrives, and a reader that stops closes the connection', async () => {
+    const sender = await startSender(['data: one\n\n', 'data: two\n\n', 'data: three\n\n'], 'text/event-stream');
+    try {
+      const response = await createOutboundFetch({ policy: null })(sender.url);
+      expect(response.headers.get('x-one')).toBe('a');
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
+      await reader.cancel();
+      for (let i = 0; i < 50 && !sender.closed.length; i += 1) await new Promise((r) => setTimeout(r, 20));
+      expect(sender.closed).toEqual(['cut']);
+
+      const whole = await createOutboundFetch({ policy: null })(sender.url);
+      expect(await whole.text()).toBe('data: one\n\ndata: two\n\ndata: three\n\n');
+    } finally {
+      await sender.close();
+    }
+  });
+
+  it('keeps the first maxResponseBytes of a longer answer, and only the headers with 0', async () => {
+    const sender = await startSender(['a'.repeat(1000), 'b'.repeat(1000)], 'text/plain');
+    try {
+      const capped = await createOutboundFetch({ policy: null, maxResponseBytes: 1500 })(sender.url);
+      expect(await capped.text()).toBe(`${'a'.repeat(1000)}${'b'.repeat(500)}`);
+      const headersOnly = await createOutboundFetch({ policy: null, maxResponseBytes: 0 })(sender.url);
+      expect(headersOnly.status).toBe(200);
+      expect(await headersOnly.text()).toBe('');
+      const whole = await createOutboundFetch({ policy: null })(sender.url, { method: 'POST', body: 'x' });
+      expect((await whole.text()).length).toBe(2000);
+    } finally {
+      await sender.close();
+    }
+  });
+});
