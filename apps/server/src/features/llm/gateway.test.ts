@@ -215,6 +215,31 @@ describe('LLM gateway against a local OpenAI-compatible stub', () => {
     expect(performance.now() - started).toBeLessThan(900);
   });
 
+  it('lets many calls at once share one signal without a listener warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const run = new AbortController();
+      const results = await Promise.all(
+        Array.from({ length: 15 }, (_, i) =>
+          runModel(t.deps, {
+            accountId,
+            choice: { provider: 'openai', model: 'stub-small' },
+            messages: [{ role: 'user', content: `question ${i}` }],
+            source: 'test',
+            signal: run.signal,
+          }),
+        ),
+      );
+      expect(results).toHaveLength(15);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('maps an unreachable provider to the network error', async () => {
     await t.deps.db.insert(providerKeys).values({
       id: 'pvk_closed',
