@@ -24,8 +24,8 @@
  * - the machine's speed at that hour: right after the 10,000-turn run, the same load (100
  *   conversations, no pause, 5,000 turns) through the reference relay (reference-relay.js: plain
  *   Node relaying to the stub, no framework, database or model SDK), and the server's CPU per turn
- *   as a multiple of the relay's. The multiple moves far less between machines and hours than the
- *   milliseconds (a slow machine slows both); the targets stay in milliseconds.
+ *   as a multiple of the relay's: how fast the machine was when the server's figure was read. The
+ *   targets stay in milliseconds.
  * Targets: CPU <= 1.0 ms per turn where turns keep the server busy (the 10,000-turn run; the other
  * cases are printed too: paced and single turns also pay for waking an idle process at every event);
  * paced p99 added <= 15 ms and TTFT added <= 5 ms (medians of three runs); no pause >= 1,500
