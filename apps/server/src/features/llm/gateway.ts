@@ -108,20 +108,15 @@ const creditsForCall = (resolved: { modelId: string; offline: boolean }, inputTo
 /** Output tokens assumed (and the output cap) when the caller sets none. */
 const ESTIMATED_OUTPUT_TOKENS = 512;
 
-const sharedSignals = new WeakSet<AbortSignal>();
-
 /**
  * The signal a model call runs under: the caller's (a closed connection) or LLM_TIMEOUT_MS,
  * whichever comes first; `done` stops both once the call is over. One controller and one timer
  * cost a fraction of AbortSignal.timeout with AbortSignal.any, made on every chat turn.
  */
 const callAbort = (deps: Deps, signal?: AbortSignal) => {
-  if (signal && !sharedSignals.has(signal)) {
-    // One signal often stops many calls in flight at once (an evaluation run's); each call
-    // removes its listener when it ends, so their number is not a leak.
-    setMaxListeners(0, signal);
-    sharedSignals.add(signal);
-  }
+  // One signal often stops many calls in flight at once (an evaluation run's); each call
+  // removes its listener when it ends, so their number is not a leak.
+  if (signal) setMaxListeners(0, signal);
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),

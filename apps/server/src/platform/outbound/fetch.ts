@@ -33,13 +33,13 @@ const agentsFor = (options: OutboundFetchOptions, guarded: boolean): Agents => {
 /** Response headers as the Response constructor takes them: a record, or pairs when a header repeats. */
 const headersOf = (incoming: http.IncomingHttpHeaders): Record<string, string> | [string, string][] => {
   const record: Record<string, string> = {};
-  let repeated: [string, string][] | null = null;
+  const repeated: [string, string][] = [];
   for (const name in incoming) {
     const value = incoming[name];
     if (typeof value === 'string') record[name] = value;
-    else if (value) repeated = [...(repeated ?? []), ...value.map((one): [string, string] => [name, one])];
+    else if (value) for (const one of value) repeated.push([name, one]);
   }
-  return repeated ? [...Object.entries(record), ...repeated] : record;
+  return repeated.length ? [...Object.entries(record), ...repeated] : record;
 };
 
 /** Request headers given as a plain object of strings (what the model providers pass) are used as they are. */
