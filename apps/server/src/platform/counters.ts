@@ -1,4 +1,5 @@
 import { lt, sql } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
 import { widgetCounters } from '../features/connections/schema';
 import type { Deps } from './deps';
 import { isRedisReady } from './redis-health';
@@ -9,28 +10,86 @@ export interface CounterHit {
   ttlSeconds: number;
 }
 
+/** A counter that gates others: they are counted only while it stays within `limit`. */
+export interface GateHit extends CounterHit {
+  limit: number;
+}
+
 /**
- * Increments several counters in one round trip and returns their new values, in order.
- * Redis (INCR + EXPIRE in one pipeline) when REDIS_URL is set, a database upsert otherwise.
+ * Counts the `gates` and, only when every gate stays within its limit, the `hits` too (a refused
+ * message must not use up a larger allowance), in one round trip: one Redis script when REDIS_URL
+ * is set, database upserts otherwise. Answers the new counts, in order; `hits` is null when a gate
+ * refused.
  */
-export const incrementCounters = async (deps: Deps, hits: CounterHit[]): Promise<number[]> => {
+export const incrementGated = async (
+  deps: Deps,
+  gates: GateHit[],
+  hits: CounterHit[],
+): Promise<{ gates: number[]; hits: number[] | null }> => {
   if (deps.redis) {
-    if (!isRedisReady(deps.redis)) return incrementLocally(hits);
+    if (!isRedisReady(deps.redis)) return incrementLocally(gates, hits);
     try {
-      const pipeline = deps.redis.pipeline();
-      for (const hit of hits) {
-        const key = `${deps.env.REDIS_PREFIX}wc:${hit.key}:${hit.window}`;
-        pipeline.incr(key);
-        // The window is part of the key, so pushing the expiry on every hit is harmless (and works before Redis 7).
-        pipeline.expire(key, hit.ttlSeconds);
-      }
-      const results = (await pipeline.exec()) ?? [];
-      if (results.some(([error]) => error)) return incrementLocally(hits);
-      return hits.map((_, index) => Number(results[index * 2]?.[1] ?? 0));
+      const all = [...gates, ...hits];
+      const counts = await gatedScript(deps.redis)(
+        all.length,
+        ...all.map((hit) => `${deps.env.REDIS_PREFIX}wc:${hit.key}:${hit.window}`),
+        gates.length,
+        ...all.map((hit) => hit.ttlSeconds),
+        ...gates.map((gate) => gate.limit),
+      );
+      return {
+        gates: counts.slice(0, gates.length),
+        hits: counts.length > gates.length || hits.length === 0 ? counts.slice(gates.length) : null,
+      };
     } catch {
-      return incrementLocally(hits);
+      return incrementLocally(gates, hits);
     }
   }
+  const counted = gates.length ? await upsertCounters(deps, gates) : [];
+  if (gates.some((gate, index) => (counted[index] ?? 0) > gate.limit)) return { gates: counted, hits: null };
+  return { gates: counted, hits: hits.length ? await upsertCounters(deps, hits) : [] };
+};
+
+/** Increments several counters in one round trip and returns their new values, in order. */
+export const incrementCounters = async (deps: Deps, hits: CounterHit[]): Promise<number[]> =>
+  (await incrementGated(deps, [], hits)).hits ?? [];
+
+/**
+ * KEYS: the gates' keys, then the other counters'. ARGV: the number of gates, every key's expiry
+ * in seconds, the gates' limits. Each count pushes its expiry: the window is part of the key, so
+ * that is harmless (and works before Redis 7). Answers the counts; only the gates' when one of
+ * them is over its limit.
+ */
+const GATED_INCREMENT = `
+local gates = tonumber(ARGV[1])
+local counts = {}
+for i = 1, #KEYS do
+  if i == gates + 1 then
+    for g = 1, gates do
+      if counts[g] > tonumber(ARGV[1 + #KEYS + g]) then return counts end
+    end
+  end
+  counts[i] = redis.call('INCR', KEYS[i])
+  redis.call('EXPIRE', KEYS[i], ARGV[1 + i])
+end
+return counts`;
+
+type GatedScript = (...args: (string | number)[]) => Promise<number[]>;
+const scripts = new WeakMap<Redis, GatedScript>();
+
+/** The script as a command of this connection (ioredis sends it by hash, and whole the first time). */
+const gatedScript = (redis: Redis): GatedScript => {
+  let script = scripts.get(redis);
+  if (!script) {
+    redis.defineCommand('switchboardIncrementGated', { lua: GATED_INCREMENT });
+    const command = (redis as unknown as { switchboardIncrementGated: GatedScript }).switchboardIncrementGated;
+    script = (...args) => command.apply(redis, args);
+    scripts.set(redis, script);
+  }
+  return script;
+};
+
+const upsertCounters = async (deps: Deps, hits: CounterHit[]): Promise<number[]> => {
   const now = Date.now();
   const rows = await deps.db
     .insert(widgetCounters)
@@ -54,12 +113,12 @@ export const incrementCounters = async (deps: Deps, hits: CounterHit[]): Promise
 /** Counters of this process, used while Redis is unreachable (limits then apply per process). */
 const local = new Map<string, { count: number; expiresAt: number }>();
 
-const incrementLocally = (hits: CounterHit[]): number[] => {
+const incrementLocally = (gates: GateHit[], hits: CounterHit[]): { gates: number[]; hits: number[] | null } => {
   const now = Date.now();
   if (local.size > 100_000) {
     for (const [key, entry] of local) if (entry.expiresAt < now) local.delete(key);
   }
-  return hits.map((hit) => {
+  const count = (hit: CounterHit) => {
     const key = `${hit.key}:${hit.window}`;
     const entry = local.get(key);
     if (entry && entry.expiresAt > now) {
@@ -68,7 +127,10 @@ const incrementLocally = (hits: CounterHit[]): number[] => {
     }
     local.set(key, { count: 1, expiresAt: now + hit.ttlSeconds * 1000 });
     return 1;
-  });
+  };
+  const counted = gates.map(count);
+  if (gates.some((gate, index) => (counted[index] ?? 0) > gate.limit)) return { gates: counted, hits: null };
+  return { gates: counted, hits: hits.map(count) };
 };
 
 /** Drops counters whose window has passed. */

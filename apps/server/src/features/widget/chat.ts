@@ -1,6 +1,6 @@
 import type { TWidgetChatRequest, TWidgetChatResponse } from '@switchboard/core';
 import { and, eq } from 'drizzle-orm';
-import { incrementCounters, utcDay } from '../../platform/counters';
+import { incrementGated, utcDay } from '../../platform/counters';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { admitVisitorChannel, answerVisitor } from '../billing/channel-gate';
@@ -46,17 +46,26 @@ export const admitChat = async (
   // The burst limits first: a message they refuse must not use up the widget's daily limit,
   // or one visitor could shut the widget for everyone.
   const minute = String(Math.floor(Date.now() / 60_000));
-  const [visitor = 0, ip = 0] = await incrementCounters(deps, [
-    { key: `v:${widget.widgetId}:${body.contactIdentifier}`, window: minute, ttlSeconds: 120 },
-    { key: `i:${widget.widgetId}:${caller.ip}`, window: minute, ttlSeconds: 120 },
-  ]);
-  if (visitor > deps.env.WIDGET_VISITOR_BURST_LIMIT || ip > deps.env.WIDGET_IP_BURST_LIMIT) {
-    throw new AppError('RATE_LIMIT_EXCEEDED', WIDGET_ERRORS.burst, { reason: 'burst' });
-  }
-  const [daily = 0] = await incrementCounters(deps, [
-    { key: `d:${widget.widgetId}`, window: utcDay(), ttlSeconds: 2 * 86_400 },
-  ]);
-  if (daily > widget.settings.dailyLimit) {
+  const counted = await incrementGated(
+    deps,
+    [
+      {
+        key: `v:${widget.widgetId}:${body.contactIdentifier}`,
+        window: minute,
+        ttlSeconds: 120,
+        limit: deps.env.WIDGET_VISITOR_BURST_LIMIT,
+      },
+      {
+        key: `i:${widget.widgetId}:${caller.ip}`,
+        window: minute,
+        ttlSeconds: 120,
+        limit: deps.env.WIDGET_IP_BURST_LIMIT,
+      },
+    ],
+    [{ key: `d:${widget.widgetId}`, window: utcDay(), ttlSeconds: 2 * 86_400 }],
+  );
+  if (!counted.hits) throw new AppError('RATE_LIMIT_EXCEEDED', WIDGET_ERRORS.burst, { reason: 'burst' });
+  if ((counted.hits[0] ?? 0) > widget.settings.dailyLimit) {
     throw new AppError('RATE_LIMIT_EXCEEDED', WIDGET_ERRORS.daily, { reason: 'daily_limit' });
   }
   return widget;
