@@ -100,6 +100,15 @@ describe('widget counters', () => {
   describe.runIf(hasRedis)('with Redis', () => {
     cases('Redis', () => withRedis?.deps as Deps);
 
+    it('Redis: keeps the counts in Redis, with their expiry', async () => {
+      const deps = withRedis?.deps as Deps;
+      const { gate, daily } = keysFor('Redis');
+      expect(await incrementGated(deps, [gate('visitor', 5)], [daily])).toEqual({ gates: [1], hits: [1] });
+      const key = `${deps.env.REDIS_PREFIX}wc:${daily.key}:${daily.window}`;
+      expect(await deps.redis?.get(key)).toBe('1');
+      expect(await deps.redis?.ttl(key)).toBeGreaterThan(100);
+    });
+
     describe('Redis unreachable', () => {
       beforeAll(async () => {
         redis?.kill('SIGKILL');

@@ -1,8 +1,8 @@
 import { lt, sql } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
 import { widgetCounters } from '../features/connections/schema';
 import type { Deps } from './deps';
 import { isRedisReady } from './redis-health';
+import { incrementGatedScript } from './redis-scripts';
 
 export interface CounterHit {
   key: string;
@@ -30,7 +30,8 @@ export const incrementGated = async (
     if (!isRedisReady(deps.redis)) return incrementLocally(gates, hits);
     try {
       const all = [...gates, ...hits];
-      const counts = await gatedScript(deps.redis)(
+      const counts = await incrementGatedScript(
+        deps.redis,
         all.length,
         ...all.map((hit) => `${deps.env.REDIS_PREFIX}wc:${hit.key}:${hit.window}`),
         gates.length,
@@ -53,41 +54,6 @@ export const incrementGated = async (
 /** Increments several counters in one round trip and returns their new values, in order. */
 export const incrementCounters = async (deps: Deps, hits: CounterHit[]): Promise<number[]> =>
   (await incrementGated(deps, [], hits)).hits ?? [];
-
-/**
- * KEYS: the gates' keys, then the other counters'. ARGV: the number of gates, every key's expiry
- * in seconds, the gates' limits. Each count pushes its expiry: the window is part of the key, so
- * that is harmless (and works before Redis 7). Answers the counts; only the gates' when one of
- * them is over its limit.
- */
-const GATED_INCREMENT = `
-local gates = tonumber(ARGV[1])
-local counts = {}
-for i = 1, #KEYS do
-  if i == gates + 1 then
-    for g = 1, gates do
-      if counts[g] > tonumber(ARGV[1 + #KEYS + g]) then return counts end
-    end
-  end
-  counts[i] = redis.call('INCR', KEYS[i])
-  redis.call('EXPIRE', KEYS[i], ARGV[1 + i])
-end
-return counts`;
-
-type GatedScript = (...args: (string | number)[]) => Promise<number[]>;
-const scripts = new WeakMap<Redis, GatedScript>();
-
-/** The script as a command of this connection (ioredis sends it by hash, and whole the first time). */
-const gatedScript = (redis: Redis): GatedScript => {
-  let script = scripts.get(redis);
-  if (!script) {
-    redis.defineCommand('switchboardIncrementGated', { lua: GATED_INCREMENT });
-    const command = (redis as unknown as { switchboardIncrementGated: GatedScript }).switchboardIncrementGated;
-    script = (...args) => command.apply(redis, args);
-    scripts.set(redis, script);
-  }
-  return script;
-};
 
 const upsertCounters = async (deps: Deps, hits: CounterHit[]): Promise<number[]> => {
   const now = Date.now();

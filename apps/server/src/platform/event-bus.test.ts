@@ -32,6 +32,13 @@ describe('event bus', () => {
       await vi.waitFor(() => expect(other).toEqual(['hello']));
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(own).toEqual(['hello']);
+      // The events of one turn go in one call, each to its channel, in order.
+      const both: unknown[] = [];
+      busTwo.subscribe('d', (payload) => both.push(`d:${payload}`));
+      busTwo.subscribe('e', (payload) => both.push(`e:${payload}`));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await Promise.all([busOne.publish('d', 1), busOne.publish('e', 2), busOne.publish('d', 3)]);
+      await vi.waitFor(() => expect(both).toEqual(['d:1', 'e:2', 'd:3']));
       await busOne.close();
       await busTwo.close();
       one.disconnect();

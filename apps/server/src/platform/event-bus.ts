@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
+import { defineRedisScripts, publishAllScript } from './redis-scripts';
 
 export type Unsubscribe = () => void;
 
@@ -55,12 +56,30 @@ export const createRedisBus = (publisher: Redis, prefix = 'sb:bus:'): EventBus =
       // A malformed message from another process is dropped.
     }
   });
+  // The events of one turn of the event loop (the messages of many replies) go to Redis as one
+  // call of a script that publishes each in order: one command and one reply instead of one each.
+  defineRedisScripts(publisher);
+  let outgoing: string[] = [];
+  let sent: Promise<void> | null = null;
+  const send = () => {
+    const events = outgoing;
+    outgoing = [];
+    sent = null;
+    // While Redis is unreachable, events reach this process's subscribers only.
+    if (events.length === 0 || publisher.status !== 'ready') return Promise.resolve();
+    return publishAllScript(publisher, ...events).then(ignore, ignore);
+  };
   return {
     publish: async (channel, payload) => {
       local.emit(channel, payload);
-      // While Redis is unreachable, events reach this process's subscribers only.
       if (publisher.status !== 'ready') return;
-      await publisher.publish(prefix + channel, JSON.stringify({ origin, payload })).catch(ignore);
+      outgoing.push(prefix + channel, JSON.stringify({ origin, payload }));
+      if (outgoing.length >= MAX_EVENTS_PER_CALL * 2) {
+        await send();
+        return;
+      }
+      sent ??= new Promise<void>((resolve) => setImmediate(() => resolve(send())));
+      await sent;
     },
     subscribe: (channel, handler) => {
       local.on(channel, handler);
@@ -82,3 +101,6 @@ export const createRedisBus = (publisher: Redis, prefix = 'sb:bus:'): EventBus =
     },
   };
 };
+
+/** Events published by one script call at most (a busier turn of the event loop makes several). */
+const MAX_EVENTS_PER_CALL = 500;

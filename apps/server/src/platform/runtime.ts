@@ -6,6 +6,7 @@ import type { Env } from './env';
 import { createLocalBus, createRedisBus } from './event-bus';
 import { defaultOrigin } from './http';
 import { waitUntilReady, watchRedis } from './redis-health';
+import { defineRedisScripts } from './redis-scripts';
 
 export interface RuntimeOptions {
   /** Overrides of how the database is opened (tests use an in-memory PGlite or their own schema). */
@@ -58,6 +59,7 @@ export const createDeps = async (env: Env, options: RuntimeOptions = {}): Promis
       })
     : null;
   if (redis) {
+    defineRedisScripts(redis);
     watchRedis(redis, log);
     // Start on Redis when it is there (a short wait); otherwise start degraded and switch when it comes.
     await waitUntilReady(redis, 2000);
