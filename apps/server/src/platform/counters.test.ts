@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import net from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../testing/free-port';
 import { openTestDeps } from '../testing/harness';
+import { hasRedisServer, startRedisServer } from '../testing/redis-server';
 import { type CounterHit, type GateHit, incrementCounters, incrementGated } from './counters';
 import type { Deps } from './deps';
 
@@ -10,43 +10,15 @@ import type { Deps } from './deps';
  * The counters behind the widget's limits, in each of their stores: the database (no REDIS_URL),
  * Redis (one script call), and this process's memory while Redis is unreachable.
  */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
-const startRedis = (port: number) =>
-  new Promise<ChildProcess>((resolve, reject) => {
-    const child = spawn('redis-server', [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ]);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Ready to accept connections')) resolve(child);
-    });
-    child.on('error', reject);
-  });
-
-const hasRedis = existsSync('/usr/bin/redis-server');
 let database: Awaited<ReturnType<typeof openTestDeps>>;
 let withRedis: Awaited<ReturnType<typeof openTestDeps>> | null = null;
 let redis: ChildProcess | null = null;
 
 beforeAll(async () => {
   database = await openTestDeps();
-  if (hasRedis) {
+  if (hasRedisServer) {
     const port = await freePort();
-    redis = await startRedis(port);
+    redis = await startRedisServer(port);
     withRedis = await openTestDeps({ REDIS_URL: `redis://127.0.0.1:${port}` });
   }
 }, 60_000);
@@ -97,7 +69,7 @@ const cases = (store: string, deps: () => Deps) => {
 describe('widget counters', () => {
   cases('database', () => ({ ...database.deps, redis: null }));
 
-  describe.runIf(hasRedis)('with Redis', () => {
+  describe.runIf(hasRedisServer)('with Redis', () => {
     cases('Redis', () => withRedis?.deps as Deps);
 
     it('Redis: keeps the counts in Redis, with their expiry', async () => {

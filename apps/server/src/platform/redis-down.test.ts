@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import net from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_AGENCY, seedAgency } from '../features/tenancy/seed';
+import { freePort } from '../testing/free-port';
 import { startTestApp, type TestApp } from '../testing/harness';
+import { hasRedisServer, startRedisServer } from '../testing/redis-server';
 import { createTenantObjects } from '../testing/tenant-objects';
 
 /**
@@ -11,33 +11,6 @@ import { createTenantObjects } from '../testing/tenant-objects';
  * answering (per-process counters and events), and /api/health says degraded. When Redis comes
  * back, the app uses it again.
  */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
-const startRedis = (port: number) =>
-  new Promise<ChildProcess>((resolve, reject) => {
-    const child = spawn('redis-server', [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ]);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Ready to accept connections')) resolve(child);
-    });
-    child.on('error', reject);
-  });
-
 const stopRedis = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
@@ -74,10 +47,10 @@ const waitFor = async (check: () => Promise<boolean>) => {
   throw new Error('condition not reached');
 };
 
-describe.runIf(existsSync('/usr/bin/redis-server'))('Redis down', () => {
+describe.runIf(hasRedisServer)('Redis down', () => {
   beforeAll(async () => {
     port = await freePort();
-    redis = await startRedis(port);
+    redis = await startRedisServer(port);
     t = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${port}`, FREE_PLAN_CREDITS: '100000' });
     const agency = await seedAgency(t.deps.db, DEMO_AGENCY);
     const ids = await createTenantObjects(t, await t.cookieFor(agency.ownerId), agency.subaccountIds[0] as string);
@@ -105,7 +78,7 @@ describe.runIf(existsSync('/usr/bin/redis-server'))('Redis down', () => {
   });
 
   it('uses Redis again once it is back', async () => {
-    redis = await startRedis(port);
+    redis = await startRedisServer(port);
     await waitFor(async () => (await health()).status === 'ok');
     const { widget } = calls();
     expect((await widget).statusCode).toBe(200);

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../testing/free-port';
 
 /**
  * Starting the server as a person does (the real entry point): a second process on the same
@@ -15,15 +15,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const entry = ['--import', 'tsx', 'apps/server/src/main.ts'];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-start-'));
 const running: ChildProcess[] = [];
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 const envFor = (port: number, dir: string) => ({
   PATH: process.env.PATH,
