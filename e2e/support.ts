@@ -44,12 +44,19 @@ export const signIn = async (page: Page, email: string) => {
 
 /**
  * No serious or critical axe-core violation on the current page, checked once running CSS
- * transitions (a theme switch fades colours) have finished, so colours are the final ones.
+ * transitions (a theme switch fades colours, a toast slides in) have finished, so colours are the
+ * final ones. A transition that begins a frame later (a toast mounted just now) is waited for too.
  */
 export const expectAccessible = async (page: Page) => {
-  await page.evaluate(() =>
-    Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
-  );
+  await page.evaluate(async () => {
+    const nextFrames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    for (let round = 0; round < 10; round += 1) {
+      await nextFrames();
+      const running = document.getAnimations().filter((animation) => animation.playState === 'running');
+      if (running.length === 0) return;
+      await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)));
+    }
+  });
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''));
   expect(
