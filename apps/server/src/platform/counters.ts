@@ -17,9 +17,9 @@ export interface GateHit extends CounterHit {
 
 /**
  * Counts the `gates` and, only when every gate stays within its limit, the `hits` too (a refused
- * message must not use up a larger allowance), in one round trip: one Redis script when REDIS_URL
- * is set, database upserts otherwise. Answers the new counts, in order; `hits` is null when a gate
- * refused.
+ * message must not use up a larger allowance): one Redis script call when REDIS_URL is set; else
+ * an upsert of the gates and, when they pass, one of the others. Answers the new counts, in order;
+ * `hits` is null when a gate refused.
  */
 export const incrementGated = async (
   deps: Deps,
