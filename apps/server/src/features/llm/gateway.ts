@@ -27,6 +27,7 @@ import { AppError } from '../../platform/errors';
 import { newKey } from '../../platform/ids';
 import { metrics } from '../../platform/metrics';
 import { listProviderKeys } from '../providers/repo';
+import { chatWireOf, type PlainCallResult } from './chat-wire';
 import { meter, releaseCredits, reserveCredits } from './credits';
 import { mapProviderError } from './errors';
 import { resolveModel } from './models';
@@ -143,13 +144,16 @@ const plainPrompt = (system: string | undefined, messages: RunModelInput['messag
 /**
  * A plain chat call (no tools, no structured output) made on the model itself: one request, the
  * text streamed to onDelta when given. generateText and streamText add prompt validation and step
- * handling that such a call does not need, at a cost on every chat turn.
+ * handling that such a call does not need, at a cost on every chat turn. A model on OpenAI's chat
+ * completions is called over its wire (chat-wire.ts), the others through the SDK model.
  */
 const callPlain = async (
   model: LanguageModelV3,
   options: LanguageModelV3CallOptions,
   onDelta?: (text: string) => void,
-): Promise<{ text: string; inputTokens: number; outputTokens: number }> => {
+): Promise<PlainCallResult> => {
+  const wire = chatWireOf(model);
+  if (wire) return wire.call(options, onDelta);
   if (!onDelta) {
     const result = await model.doGenerate(options);
     return {

@@ -116,62 +116,90 @@ const eventStreamOf = (body: Readable): ReadableStream<Uint8Array> => {
   );
 };
 
+/** A request as the server sends it: the URL, method, plain headers and a body already serialised. */
+export interface OutboundRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+}
+
+/**
+ * Sends a request and answers the response as Node gives it, once its headers have arrived; the
+ * caller reads its body (or destroys it). The same vetting and connections as the fetch it belongs to.
+ */
+export type SendOutbound = (input: string | URL, request: OutboundRequest) => Promise<http.IncomingMessage>;
+
+/** The sender behind each fetch this module made: callers that parse the body themselves skip the Response. */
+const senders = new WeakMap<typeof fetch, SendOutbound>();
+
+/** The raw sender of a fetch made by createOutboundFetch (null for any other fetch). */
+export const outboundSenderOf = (fetcher: typeof fetch | undefined): SendOutbound | null =>
+  (fetcher && senders.get(fetcher)) ?? null;
+
 export const createOutboundFetch = (options: OutboundFetchOptions): typeof fetch => {
   const guarded = agentsFor(options, true);
   const listed = options.policy ? agentsFor(options, false) : guarded;
   const limit = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
-  return async (input, init = {}) => {
-    const call = await normalise(input, init);
-    const url = options.policy ? vetUrl(call.url, options.policy, { field: options.field }) : call.url;
+  const send: SendOutbound = async (input, call) => {
+    const url = options.policy
+      ? vetUrl(new URL(input), options.policy, { field: options.field })
+      : input instanceof URL
+        ? input
+        : new URL(input);
     const protocol = url.protocol as keyof Agents;
     const agents = options.policy && isListedHost(options.policy, url) ? listed : guarded;
-    return new Promise<Response>((resolve, reject) => {
+    return new Promise<http.IncomingMessage>((resolve, reject) => {
       const request = (protocol === 'https:' ? https : http).request(
         url,
         { method: call.method, headers: call.headers, agent: agents[protocol], signal: call.signal },
-        (response) => {
-          const init = {
-            status: response.statusCode ?? 502,
-            statusText: response.statusMessage,
-            headers: headersOf(response.headers),
-          };
-          const empty = init.status === 204 || init.status === 304 || call.method === 'HEAD';
-          if (!empty && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-            resolve(new Response(eventStreamOf(response), init));
-            return;
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          const finish = () => resolve(new Response(empty ? null : Buffer.concat(chunks), init));
-          if (empty) {
-            // Nothing to read: the connection stays open for the next request.
-            response.resume();
-            finish();
-            return;
-          }
-          if (limit === 0) {
-            discard(response);
-            finish();
-            return;
-          }
-          response.on('data', (chunk: Buffer) => {
-            if (size + chunk.length >= limit) {
-              chunks.push(chunk.subarray(0, limit - size));
-              discard(response);
-              finish();
-              return;
-            }
-            size += chunk.length;
-            chunks.push(chunk);
-          });
-          response.on('error', reject);
-          response.on('end', finish);
-        },
+        resolve,
       );
       request.on('error', reject);
       request.end(call.body);
     });
   };
+  const fetcher: typeof fetch = async (input, init = {}) => {
+    const call = await normalise(input, init);
+    const response = await send(call.url, call);
+    const responseInit = {
+      status: response.statusCode ?? 502,
+      statusText: response.statusMessage,
+      headers: headersOf(response.headers),
+    };
+    const empty = responseInit.status === 204 || responseInit.status === 304 || call.method === 'HEAD';
+    if (!empty && String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+      return new Response(eventStreamOf(response), responseInit);
+    }
+    if (empty) {
+      // Nothing to read: the connection stays open for the next request.
+      response.resume();
+      return new Response(null, responseInit);
+    }
+    if (limit === 0) {
+      discard(response);
+      return new Response(null, responseInit);
+    }
+    return new Promise<Response>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const finish = () => resolve(new Response(Buffer.concat(chunks), responseInit));
+      response.on('data', (chunk: Buffer) => {
+        if (size + chunk.length >= limit) {
+          chunks.push(chunk.subarray(0, limit - size));
+          discard(response);
+          finish();
+          return;
+        }
+        size += chunk.length;
+        chunks.push(chunk);
+      });
+      response.on('error', reject);
+      response.on('end', finish);
+    });
+  };
+  senders.set(fetcher, send);
+  return fetcher;
 };
 
 const operatorFetch = createOutboundFetch({ policy: null });

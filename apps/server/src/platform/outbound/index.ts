@@ -1,4 +1,11 @@
-export { createOutboundFetch, type OutboundFetchOptions, providerFetchFor } from './fetch';
+export {
+  createOutboundFetch,
+  type OutboundFetchOptions,
+  type OutboundRequest,
+  outboundSenderOf,
+  providerFetchFor,
+  type SendOutbound,
+} from './fetch';
 export {
   BlockedAddressError,
   isAllowedAddress,
