@@ -5,7 +5,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundFetch } from '../../platform/outbound';
+import { createOutboundFetch, outboundPolicy } from '../../platform/outbound';
 import { chatWireOf } from './chat-wire';
 import { mapProviderError } from './errors';
 
@@ -37,7 +37,7 @@ const answer: Reply = (res, body) => {
   );
 };
 
-/** An event stream written in awkward pieces: lines split mid-way, CRLF endings, a multi-byte character cut in two. */
+/** An event stream written a byte at a time (lines and multi-byte characters cut anywhere), with CRLF endings and a comment. */
 const streamed: Reply = (res, body) => {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const event = (value: object) => `data: ${JSON.stringify(value)}\r\n\r\n`;
@@ -66,15 +66,13 @@ const streamed: Reply = (res, body) => {
   ].join('');
   const bytes = Buffer.from(text, 'utf8');
   let offset = 0;
-  const sizes = [7, 13, 1, 29, 2, 64];
   const next = () => {
     if (offset >= bytes.length) {
       res.end();
       return;
     }
-    const size = sizes[offset % sizes.length] ?? 5;
-    res.write(bytes.subarray(offset, offset + size));
-    offset += size;
+    res.write(bytes.subarray(offset, offset + 1));
+    offset += 1;
     setImmediate(next);
   };
   next();
@@ -244,6 +242,17 @@ describe('chat wire (OpenAI chat completions without the SDK response path)', ()
       .call(options(), () => {})
       .catch((thrown: unknown) => mapProviderError(thrown));
     expect(error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', reason: 'rate_limit' });
+  });
+
+  it("refuses a user's base URL that points inside the network, as the outbound fetch does", async () => {
+    const guarded = createOutboundFetch({ policy: outboundPolicy([]), field: 'baseUrl' });
+    const model = createOpenAICompatible({ name: 'compatible', baseURL: base, fetch: guarded }).chatModel('llama3');
+    const before = seen.length;
+    const error = await wireOf(model)
+      .call(options())
+      .catch((thrown: unknown) => mapProviderError(thrown));
+    expect(error).toMatchObject({ field: 'baseUrl' });
+    expect(seen.length).toBe(before);
   });
 
   it('stops reading when the signal aborts, with its reason', async () => {

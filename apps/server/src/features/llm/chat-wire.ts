@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { InvalidResponseDataError, type LanguageModelV3, type LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { APICallError } from 'ai';
+import { AppError } from '../../platform/errors';
 import { outboundSenderOf, type SendOutbound } from '../../platform/outbound';
 
 /**
@@ -100,8 +101,8 @@ class Wire implements ChatWire {
       response = await this.send(url, { method: 'POST', headers: this.headers(), body: JSON.stringify(body), signal });
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
-      if (APICallError.isInstance(error) || !(error instanceof Error) || error.name === 'AbortError') throw error;
-      if ((error as { status?: unknown }).status !== undefined) throw error; // an app error (a refused address)
+      // A refused address (an app error), an abort or anything not from the socket is passed on as it is.
+      if (error instanceof AppError || !(error instanceof Error) || error.name === 'AbortError') throw error;
       throw new APICallError({
         message: `Cannot connect to API: ${error.message}`,
         cause: error,
