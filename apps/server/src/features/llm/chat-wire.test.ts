@@ -6,7 +6,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutboundFetch, outboundPolicy } from '../../platform/outbound';
-import { chatWireOf } from './chat-wire';
+import { chatWireOf, MAX_ANSWER_BYTES } from './chat-wire';
 import { mapProviderError } from './errors';
 
 /**
@@ -253,6 +253,27 @@ describe('chat wire (OpenAI chat completions without the SDK response path)', ()
       .catch((thrown: unknown) => mapProviderError(thrown));
     expect(error).toMatchObject({ field: 'baseUrl' });
     expect(seen.length).toBe(before);
+  });
+
+  it('stops reading an answer that never ends, whole or streamed', async () => {
+    const flood = Buffer.alloc(1024 * 1024, 'a');
+    for (const stream of [false, true]) {
+      reply = (res) => {
+        res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+        let sent = 0;
+        const more = () => {
+          if (res.destroyed || sent > MAX_ANSWER_BYTES + 2 * flood.length) return;
+          sent += flood.length;
+          if (res.write(flood)) setImmediate(more);
+          else res.once('drain', more);
+        };
+        more();
+      };
+      const error = await wireOf(openai('gpt-4o-mini'))
+        .call(options(), stream ? () => {} : undefined)
+        .catch((thrown: unknown) => thrown as Error);
+      expect(String((error as Error).message)).toContain(`passed ${MAX_ANSWER_BYTES} bytes`);
+    }
   });
 
   it('stops reading when the signal aborts, with its reason', async () => {

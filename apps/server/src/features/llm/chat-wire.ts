@@ -54,14 +54,30 @@ const isSdkChatModel = (model: unknown): model is SdkChatModel => {
   );
 };
 
+/**
+ * Bytes of an answer read at most, whole or streamed: far above any chat answer, so a server that
+ * never stops sending (a base URL the user gave) cannot fill the process's memory.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+const tooLarge = () => new Error(`The model's answer passed ${MAX_ANSWER_BYTES} bytes`);
+
 /** Status codes the SDK marks as worth retrying (the error keeps the flag, as the SDK's does). */
 const retryable = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
 const readText = (response: IncomingMessage, signal?: AbortSignal) =>
   new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let size = 0;
     let ended = false;
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) {
+        response.destroy(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
     response.once('end', () => {
       ended = true;
       resolve(Buffer.concat(chunks).toString('utf8'));
@@ -233,8 +249,11 @@ class Wire implements ChatWire {
     const decoder = new StringDecoder('utf8');
     let pending = '';
     let data: string[] = [];
+    let size = 0;
     try {
       for await (const chunk of response as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) throw tooLarge();
         // Read to the end even after [DONE]: the connection then goes back to the pool.
         if (done) continue;
         pending += decoder.write(chunk);
@@ -268,8 +287,9 @@ const wires = new WeakMap<object, ChatWire | null>();
 export const chatWireOf = (model: LanguageModelV3): ChatWire | null => {
   const found = wires.get(model);
   if (found !== undefined) return found;
-  const send = isSdkChatModel(model) ? outboundSenderOf(model.config.fetch) : null;
-  const wire = send && isSdkChatModel(model) ? new Wire(model, send) : null;
+  const sdkModel = isSdkChatModel(model) ? model : null;
+  const send = sdkModel ? outboundSenderOf(sdkModel.config.fetch) : null;
+  const wire = sdkModel && send ? new Wire(sdkModel, send) : null;
   wires.set(model, wire);
   return wire;
 };
