@@ -41,13 +41,19 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * PGlite's start parameters: its defaults plus the page cache size. PostgreSQL's default of
- * 128MB is touched at start, and the WebAssembly memory holding it never shrinks.
+ * PGlite's start parameters: its defaults plus the page cache size (PostgreSQL's default of 128MB
+ * is touched at start, and the WebAssembly memory holding it never shrinks), and new WAL files
+ * created without writing them full of zeros first: PGlite runs every statement on the main
+ * thread, so the statement that crossed into a new 16 MB file held every request for the 20 to
+ * 100 ms of writing it (PostgreSQL then writes the file's last byte only, as its documentation
+ * describes for `wal_init_zero`).
  */
 const pgliteStartParams = (sharedBuffers: string) => [
   ...PGlite.defaultStartParams,
   '-c',
   `shared_buffers=${sharedBuffers}`,
+  '-c',
+  'wal_init_zero=off',
 ];
 
 /**

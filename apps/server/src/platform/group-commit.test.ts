@@ -40,6 +40,26 @@ describe('group commit', () => {
     expect(batches).toEqual([[1], [2, 3]]);
   });
 
+  it('with a window, items that arrive during a write wait for a window of their own', async () => {
+    const batches: number[][] = [];
+    const writer = new GroupCommit<number>(
+      async (items) => {
+        batches.push(items);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      },
+      { delayMs: 60 },
+    );
+    const first = writer.add(1);
+    await new Promise((resolve) => setTimeout(resolve, 70));
+    // Written during the first batch's write: not a batch of one right after it.
+    const second = writer.add(2);
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const third = writer.add(3);
+    await Promise.all([second, third]);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
+
   it('fails only the item that cannot be written', async () => {
     const written: string[] = [];
     const writer = new GroupCommit<string>(async (items) => {

@@ -67,7 +67,12 @@ export class GroupCommit<T> {
     else setImmediate(start);
   }
 
-  /** Writes the next batch; when it is done, the items gathered meanwhile go at once. */
+  /**
+   * Writes the next batch. When it is done, the items gathered meanwhile go at once, or, with a
+   * gathering window (`delayMs`), after a window of their own unless they fill a batch: otherwise
+   * every write would be followed by one of the few items that came during it, each paying the
+   * whole cost of a write (metering's: a transaction that locks the account).
+   */
   private start() {
     // Nothing queued: a timer firing after flush() already wrote the batch.
     if (this.queue.length === 0 || this.inFlight.size >= this.limit) return;
@@ -75,7 +80,8 @@ export class GroupCommit<T> {
     this.queue = this.queue.slice(batch.length);
     const written: Promise<void> = this.writeBatch(batch).finally(() => {
       this.inFlight.delete(written);
-      this.start();
+      if (this.options.delayMs && this.queue.length < this.maxBatch) this.schedule();
+      else this.start();
     });
     this.inFlight.add(written);
   }
