@@ -105,11 +105,23 @@ const migrationsFolder = (): string => {
 
 const MIGRATION_LOCK = 7_423_001;
 
+/**
+ * How long a pooled PostgreSQL connection may stay unused before it is closed. node-postgres's
+ * default of 10 s closed every connection of a server that had a quiet moment, and the requests
+ * that woke it each opened a new one (a new backend process, its caches empty): at a chat's pace,
+ * the first turns after a ten-second lull took twice as long.
+ */
+const POOL_IDLE_TIMEOUT_MS = 300_000;
+
 export const openDatabase = async (options: OpenDatabaseOptions): Promise<Database> => {
   if (options.url) {
     // Loaded only for PostgreSQL: the embedded database never needs the driver in memory.
     const { default: pg } = await import('pg');
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
+    });
     // An idle connection the server closed (restart, failover) is dropped from the pool; the next
     // query opens a new one, so the error needs no further handling here.
     pool.on('error', () => undefined);

@@ -19,6 +19,11 @@ describe('upkeep of the embedded database', () => {
   });
   afterAll(() => database.close());
 
+  it('creates WAL files without filling them with zeros (that write would hold the main thread)', async () => {
+    const [row] = rowsOf<{ wal_init_zero: string }>(await database.db.execute(sql`SHOW wal_init_zero`));
+    expect(row?.wal_init_zero).toBe('off');
+  });
+
   const addLedgerEntries = (from: number, to: number) =>
     database.db.execute(sql`
       INSERT INTO credit_entries (id, account_id, kind, amount, idempotency_key)
