@@ -80,6 +80,7 @@ export class GroupCommit<T> {
     this.queue = this.queue.slice(batch.length);
     const written: Promise<void> = this.writeBatch(batch).finally(() => {
       this.inFlight.delete(written);
+      if (this.queue.length === 0) return;
       if (this.options.delayMs && this.queue.length < this.maxBatch) this.schedule();
       else this.start();
     });
