@@ -2,12 +2,13 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { ensureBuild, ensureDependencies, root } from './lib.mjs';
+import { ensureBuild, ensureChromium, ensureDependencies, root } from './lib.mjs';
 
 /**
  * Runs every benchmark in scripts/bench/ (each prints its own figures and targets), one after the
  * other so they do not compete for the machine. `npm run bench -- <name>` runs the ones whose file
- * name contains <name>.
+ * name contains <name>. The widget embed benchmark loads pages in Debian's Chromium, installed as
+ * for the tests when it is missing.
  */
 ensureDependencies();
 ensureBuild();
@@ -16,6 +17,7 @@ const dir = path.join(root, 'scripts', 'bench');
 const files = readdirSync(dir)
   .filter((name) => name.endsWith('.mjs') && name.includes(filter))
   .sort();
+if (files.includes('widget-embed.mjs')) ensureChromium();
 let failed = 0;
 for (const file of files) {
   console.log(`\n=== ${file} ===`);

@@ -53,7 +53,7 @@ try {
     await client.send('Network.setCacheDisabled', { cacheDisabled: true });
     // Bytes by URL, as sent (gzipped when the server compresses).
     const urls = new Map();
-    const sizes = { script: 0, scriptHeaders: 0, rest: 0 };
+    const sizes = { script: 0, scriptHeaders: 0 };
     client.on('Network.requestWillBeSent', (event) => urls.set(event.requestId, event.request.url));
     // The response headers' bytes, so the script's own size (its gzipped body) is told apart.
     const headerBytes = new Map();
@@ -62,11 +62,17 @@ try {
     );
     client.on('Network.loadingFinished', (event) => {
       const url = urls.get(event.requestId) ?? '';
-      if (!url.startsWith(server.base)) return;
-      if (/\/widget\/[^/]+\/widget\.js/.test(url)) {
-        sizes.script += event.encodedDataLength - (headerBytes.get(event.requestId) ?? 0);
-        sizes.scriptHeaders += headerBytes.get(event.requestId) ?? 0;
-      } else sizes.rest += event.encodedDataLength;
+      if (!/\/widget\/[^/]+\/widget\.js/.test(url) || !url.startsWith(server.base)) return;
+      sizes.script += event.encodedDataLength - (headerBytes.get(event.requestId) ?? 0);
+      sizes.scriptHeaders += headerBytes.get(event.requestId) ?? 0;
+    });
+    // The chat's frame is another origin than the page, so Chromium loads it in a process of its
+    // own that the page's CDP session does not see: its bytes are counted from Playwright's
+    // requests, which cover every frame (a new context starts with an empty cache).
+    const restSizes = [];
+    context.on('requestfinished', (request) => {
+      if (!request.url().startsWith(server.base) || /\/widget\/[^/]+\/widget\.js/.test(request.url())) return;
+      restSizes.push(request.sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
     });
     await page.goto(`${siteUrl}/${withWidget ? 'widget' : 'bare'}`, { waitUntil: 'load' });
     const loadEnd = await page.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventStart);
@@ -99,7 +105,7 @@ try {
         await page.frameLocator('iframe').getByRole('textbox').waitFor();
         await page.waitForTimeout(300);
         // The iframe page and the chat app, whether the browser fetched them when idle or on opening.
-        result.openBytes = sizes.rest;
+        result.openBytes = (await Promise.all(restSizes)).reduce((sum, bytes) => sum + bytes, 0);
       }
       result.shift = await page.evaluate(() => window.__shift);
     }
