@@ -43,8 +43,9 @@ const site = http.createServer((request, response) => {
 await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
 const siteUrl = `http://127.0.0.1:${site.address().port}`;
 
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+let browser = null;
 try {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const load = async (withWidget, open = false) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -70,10 +71,13 @@ try {
     // own that the page's CDP session does not see: its bytes are counted from Playwright's
     // requests, which cover every frame (a new context starts with an empty cache).
     const restSizes = [];
-    context.on('requestfinished', (request) => {
-      if (!request.url().startsWith(server.base) || /\/widget\/[^/]+\/widget\.js/.test(request.url())) return;
-      restSizes.push(request.sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
-    });
+    let counted = false;
+    if (open)
+      context.on('requestfinished', (request) => {
+        if (counted || !request.url().startsWith(server.base) || /\/widget\/[^/]+\/widget\.js/.test(request.url()))
+          return;
+        restSizes.push(request.sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
+      });
     await page.goto(`${siteUrl}/${withWidget ? 'widget' : 'bare'}`, { waitUntil: 'load' });
     const loadEnd = await page.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventStart);
     const result = { loadEnd, launcher: null, scriptBytes: 0, openBytes: 0, shift: 0 };
@@ -106,6 +110,7 @@ try {
         await page.waitForTimeout(300);
         // The iframe page and the chat app, whether the browser fetched them when idle or on opening.
         result.openBytes = (await Promise.all(restSizes)).reduce((sum, bytes) => sum + bytes, 0);
+        counted = true;
       }
       result.shift = await page.evaluate(() => window.__shift);
     }
@@ -147,7 +152,7 @@ try {
   console.log(ok ? 'PASS' : 'FAIL');
   process.exitCode = ok ? 0 : 1;
 } finally {
-  await browser.close();
+  await browser?.close();
   site.close();
   server.stop();
   setTimeout(() => rmSync(dataDir, { recursive: true, force: true }), 500);
