@@ -52,7 +52,7 @@ export const agentBrief = async (deps: Deps, subaccountId: string, agentId: stri
       knowledgeChunks,
       and(eq(knowledgeChunks.documentId, knowledgeDocuments.id), eq(knowledgeChunks.position, 0)),
     )
-    .where(eq(knowledgeDocuments.agentId, agent.id))
+    .where(and(eq(knowledgeDocuments.agentId, agent.id), eq(knowledgeDocuments.ready, true)))
     .orderBy(asc(knowledgeDocuments.createdAt))
     .limit(DOCUMENTS);
   return formatAgentBrief({

@@ -2,13 +2,28 @@
  * Knowledge text cut into retrieval chunks. Kept apart from the document readers (PDF, DOCX, CSV),
  * which only the reader's worker thread loads.
  */
+import { termFrequencies, terms } from '@switchboard/core';
+
 const CHUNK_CHARS = 900;
 
+/**
+ * A chunk ready to store: its text, its term frequencies for the keyword (BM25) scorer as the JSON
+ * text of the `terms` column (a worker's answer of thousands of chunks then crosses to the main
+ * thread as strings, which copy in a fraction of the time objects of terms would take), and its
+ * length in terms.
+ */
 export interface ReadChunk {
   content: string;
-  terms: Record<string, number>;
+  terms: string;
   length: number;
 }
+
+/** The chunk of this text, with its terms counted. */
+export const readChunk = (content: string): ReadChunk => ({
+  content,
+  terms: JSON.stringify(termFrequencies(content)),
+  length: terms(content).length,
+});
 
 /** Paragraphs: text between blank lines, whitespace collapsed (a linear scan, no regex backtracking). */
 const paragraphsOf = (text: string): string[] => {

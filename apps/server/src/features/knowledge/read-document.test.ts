@@ -98,7 +98,7 @@ describe('reading off the main thread, with limits', () => {
       Buffer.from('# Warranty\n\n25 years on panels.'),
     );
     expect(chunks.map((chunk) => chunk.content)).toEqual(['Warranty.\n\n25 years on panels.']);
-    expect(chunks[0]?.terms).toHaveProperty('warranty');
+    expect(JSON.parse(chunks[0]?.terms ?? '{}')).toHaveProperty('warranty');
   });
 });
 

@@ -1,9 +1,9 @@
-import { type KnowledgeKind, termFrequencies, terms } from '@switchboard/core';
+import type { KnowledgeKind } from '@switchboard/core';
 import mammoth from 'mammoth';
 import { marked, type Token, type Tokens } from 'marked';
 import Papa from 'papaparse';
 import { extractText } from 'unpdf';
-import { chunkText, type ReadChunk } from './chunk';
+import { chunkText, type ReadChunk, readChunk } from './chunk';
 
 export type { ReadChunk } from './chunk';
 
@@ -95,8 +95,4 @@ const csvToText = (csv: string) => {
 
 /** A document's chunks with their retrieval terms. */
 export const readDocument = async (kind: KnowledgeKind, buffer: Buffer): Promise<ReadChunk[]> =>
-  chunkText(await extractDocumentText(kind, buffer)).map((content) => ({
-    content,
-    terms: termFrequencies(content),
-    length: terms(content).length,
-  }));
+  chunkText(await extractDocumentText(kind, buffer)).map(readChunk);

@@ -9,7 +9,7 @@ import {
   type TProviderId,
   type VectorIndex,
 } from '@switchboard/core';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { TtlCache } from '../../platform/ttl-cache';
@@ -74,7 +74,7 @@ const loadKnowledge = (db: Db, agentId: string) =>
       })
       .from(knowledgeChunks)
       .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.documentId))
-      .where(eq(knowledgeChunks.agentId, agentId));
+      .where(and(eq(knowledgeChunks.agentId, agentId), eq(knowledgeDocuments.ready, true)));
     const counts = new Map<string, number>();
     for (const row of rows) {
       if (row.embeddingModel && row.embedding)

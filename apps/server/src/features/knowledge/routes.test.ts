@@ -1,9 +1,14 @@
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/client';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartUpload } from '../../testing/multipart';
 import { seedAgent } from '../agents/seed';
+import { agentBrief } from '../evaluation/agent-brief';
 import { seedAgency } from '../tenancy/seed';
+import { invalidateKnowledge, retrieveKnowledge } from './retrieve';
 import { knowledgeChunks, knowledgeDocuments } from './schema';
+import { addDocument, CHUNKS_PER_STATEMENT } from './service';
 
 const multipart = multipartUpload;
 
@@ -20,6 +25,7 @@ describe('knowledge uploads', () => {
   let t: TestApp;
   let cookie: string;
   let agentId: string;
+  let subaccountId: string;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -29,6 +35,7 @@ describe('knowledge uploads', () => {
       subaccounts: ['Main'],
     });
     cookie = await t.cookieFor(agency.ownerId);
+    subaccountId = agency.subaccountIds[0] ?? '';
     agentId = (await seedAgent(t.deps.db, { accountId: agency.accountId, subaccountId: agency.subaccountIds[0] ?? '' }))
       .id;
   });
@@ -97,5 +104,144 @@ describe('knowledge uploads', () => {
       headers: { cookie },
     });
     expect(removed.statusCode).toBe(204);
+  });
+
+  /** A CSV of about `rows` catalogue lines (about 15 per 900-character chunk). */
+  const catalogue = (rows: number, word: string) =>
+    `sku,name,description\n${Array.from({ length: rows }, (_, i) => `${i},${word} ${i},A solar panel with a long description`).join('\n')}`;
+
+  it('stores a large CSV a slice of chunks per statement: every chunk once, in order, the document ready', async () => {
+    const res = await upload({ name: 'catalogue.csv', type: 'text/csv', content: catalogue(40_000, 'Panel') });
+    expect(res.statusCode).toBe(201);
+    const { id, chunkCount } = res.json();
+    expect(chunkCount).toBeGreaterThan(2 * CHUNKS_PER_STATEMENT);
+    const chunks = await t.deps.db
+      .select({ position: knowledgeChunks.position })
+      .from(knowledgeChunks)
+      .where(eq(knowledgeChunks.documentId, id))
+      .orderBy(asc(knowledgeChunks.position));
+    expect(chunks.map((chunk) => chunk.position)).toEqual(Array.from({ length: chunkCount }, (_, i) => i));
+    const [document] = await t.deps.db.select().from(knowledgeDocuments).where(eq(knowledgeDocuments.id, id));
+    expect(document?.ready).toBe(true);
+  });
+
+  it('answers other requests between the slices of a large document', async () => {
+    const order: string[] = [];
+    let statements = 0;
+    // When the first slice is stored, a request comes in (a macrotask, as a socket's data is).
+    const watched = new Proxy(t.deps.db, {
+      get: (target, key, receiver) =>
+        key === 'execute'
+          ? (query: Parameters<Db['execute']>[0]) => {
+              statements += 1;
+              if (statements === 1)
+                setImmediate(() => void t.deps.database.ping().then(() => order.push('other request')));
+              return target.execute(query);
+            }
+          : Reflect.get(target, key, receiver),
+    });
+    const content = catalogue(20_000, 'Between');
+    await addDocument(watched, t.deps.env, {
+      agentId,
+      subaccountId,
+      name: 'between.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(content),
+      size: Buffer.byteLength(content),
+    });
+    order.push('document stored');
+    expect(statements).toBeGreaterThan(1);
+    expect(order).toEqual(['other request', 'document stored']);
+  });
+
+  it('a document whose chunks fail half-way is deleted with the chunks already stored', async () => {
+    let statements = 0;
+    // The database fails the second slice of chunks.
+    const failing = new Proxy(t.deps.db, {
+      get: (target, key, receiver) =>
+        key === 'execute'
+          ? (query: Parameters<Db['execute']>[0]) => {
+              statements += 1;
+              if (statements === 2) return Promise.reject(new Error('connection lost'));
+              return target.execute(query);
+            }
+          : Reflect.get(target, key, receiver),
+    });
+    const content = catalogue(20_000, 'Halfway');
+    await expect(
+      addDocument(failing, t.deps.env, {
+        agentId,
+        subaccountId,
+        name: 'halfway.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(content),
+        size: Buffer.byteLength(content),
+      }),
+    ).rejects.toThrow('connection lost');
+    expect(statements).toBe(2);
+    expect(
+      await t.deps.db.select().from(knowledgeDocuments).where(eq(knowledgeDocuments.name, 'halfway.csv')),
+    ).toHaveLength(0);
+    expect(
+      await t.deps.db.select().from(knowledgeChunks).where(sql`${knowledgeChunks.content} like '%Halfway%'`),
+    ).toHaveLength(0);
+  });
+
+  it('a document still being stored is not listed, searched or briefed; one left so for an hour is deleted at the next upload', async () => {
+    const unready = async (id: string, createdAt: Date) => {
+      await t.deps.db.insert(knowledgeDocuments).values({
+        id,
+        agentId,
+        subaccountId,
+        name: `${id}.md`,
+        mimeType: 'text/markdown',
+        sizeBytes: 40,
+        chunkCount: 1,
+        ready: false,
+        createdAt,
+      });
+      await t.deps.db.insert(knowledgeChunks).values({
+        id: `${id}_chunk`,
+        documentId: id,
+        agentId,
+        position: 0,
+        content: 'Heat pumps are serviced every autumn.',
+        terms: { heat: 1, pumps: 1, serviced: 1, autumn: 1 },
+        length: 4,
+      });
+    };
+    await unready('document_storing', new Date());
+    await unready('document_abandoned', new Date(Date.now() - 2 * 60 * 60 * 1000));
+
+    const list = await t.app.inject({ method: 'GET', url: `/api/agents/${agentId}/documents`, headers: { cookie } });
+    expect(list.json().documents.map((document: { name: string }) => document.name)).not.toContain(
+      'document_storing.md',
+    );
+    const question = 'When are heat pumps serviced?';
+    invalidateKnowledge(agentId);
+    expect(await retrieveKnowledge(t.deps.db, agentId, question, 4)).toEqual([]);
+    expect(await agentBrief(t.deps, subaccountId, agentId)).not.toContain('document_storing');
+
+    const res = await upload({ name: 'faq.md', type: 'text/markdown', content: '# FAQ\n\nWe answer within a day.' });
+    expect(res.statusCode).toBe(201);
+    const left = await t.deps.db
+      .select({ id: knowledgeDocuments.id })
+      .from(knowledgeDocuments)
+      .where(eq(knowledgeDocuments.ready, false));
+    expect(left).toEqual([{ id: 'document_storing' }]);
+    expect(
+      await t.deps.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.documentId, 'document_abandoned')),
+    ).toHaveLength(0);
+
+    // Once ready, the same document is found.
+    await t.deps.db
+      .update(knowledgeDocuments)
+      .set({ ready: true })
+      .where(eq(knowledgeDocuments.id, 'document_storing'));
+    invalidateKnowledge(agentId);
+    expect((await retrieveKnowledge(t.deps.db, agentId, question, 4))[0]).toMatchObject({
+      documentId: 'document_storing',
+      excerpt: 'Heat pumps are serviced every autumn.',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
 import { agents } from '../agents/schema';
 
 /** A document uploaded to an agent's knowledge; its text is kept in chunks. */
@@ -14,6 +14,8 @@ export const knowledgeDocuments = pgTable(
     mimeType: text('mime_type').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
     chunkCount: integer('chunk_count').notNull().default(0),
+    /** False while its chunks are being stored (slice by slice); such a document is read by nobody. */
+    ready: boolean('ready').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('knowledge_documents_agent_idx').on(table.agentId)],

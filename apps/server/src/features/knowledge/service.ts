@@ -1,19 +1,13 @@
-import {
-  checkUpload,
-  knowledgeKind,
-  type TAddWebsiteResponse,
-  type TKnowledgeDocument,
-  termFrequencies,
-  terms,
-} from '@switchboard/core';
-import { and, asc, eq, like } from 'drizzle-orm';
-import { bulkInsert } from '../../db/bulk-insert';
+import { setImmediate } from 'node:timers/promises';
+import { checkUpload, knowledgeKind, type TAddWebsiteResponse, type TKnowledgeDocument } from '@switchboard/core';
+import { and, asc, eq, like, lt, sql } from 'drizzle-orm';
+import { type BulkColumn, bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import type { Env } from '../../platform/env';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { policyOf } from '../../platform/outbound';
-import { chunkText, type ReadChunk } from './chunk';
+import { chunkText, type ReadChunk, readChunk } from './chunk';
 import { crawlSite } from './crawl';
 import { DocumentRefusedError, readDocumentOffThread } from './extract';
 import { invalidateKnowledge } from './retrieve';
@@ -37,7 +31,32 @@ export const uploadFailure = (message: string) =>
     status: message === 'File exceeds 25MB limit' ? 413 : 422,
   });
 
-/** Checks the file (spec order), extracts and chunks its text and stores it in one transaction. */
+/** Chunks stored per statement: on the embedded database one slice holds it for tens of milliseconds. */
+export const CHUNKS_PER_STATEMENT = 500;
+
+/** How long a document may stay unready before it counts as left by a stopped process. */
+const UNREADY_MAX_AGE = '1 hour';
+
+type StoredChunk = ReadChunk & { documentId: string; position: number };
+
+/** The columns of an agent's chunks, for bulkInsert. */
+const chunkColumns = (agentId: string) =>
+  ({
+    id: ['text', () => newId('chunk')],
+    document_id: ['text', (chunk) => chunk.documentId],
+    agent_id: ['text', () => agentId],
+    position: ['int', (chunk) => chunk.position],
+    content: ['text', (chunk) => chunk.content],
+    terms: ['jsonb', (chunk) => chunk.terms],
+    length: ['int', (chunk) => chunk.length],
+  }) satisfies Record<string, BulkColumn<StoredChunk>>;
+
+/**
+ * Checks the file (spec order), extracts and chunks its text and stores it. The document is
+ * written unready, its chunks a slice per statement (a large CSV has thousands: in one statement
+ * the embedded database would answer nobody else until all were in), then marked ready; nothing
+ * reads an unready document, and one that fails on the way is deleted with its chunks.
+ */
 export const addDocument = async (
   db: Db,
   env: Env,
@@ -54,48 +73,58 @@ export const addDocument = async (
     if (error instanceof DocumentRefusedError) throw uploadFailure(error.message);
     throw uploadFailure('The file could not be read. Check that it is not damaged or password-protected.');
   }
+  await deleteAbandonedDocuments(db);
   const documentId = newId('document');
-  const row = await db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(knowledgeDocuments)
-      .values({
-        id: documentId,
-        agentId: input.agentId,
-        subaccountId: input.subaccountId,
-        name: input.name,
-        mimeType: input.mimeType,
-        sizeBytes: input.size,
-        chunkCount: chunks.length,
-      })
-      .returning();
-    // One statement for any number of chunks (a large CSV has thousands; a VALUES list would pass
-    // PostgreSQL's limit of 65535 parameters).
-    await bulkInsert(
-      tx,
-      knowledgeChunks,
-      {
-        id: ['text', () => newId('chunk')],
-        document_id: ['text', () => documentId],
-        agent_id: ['text', () => input.agentId],
-        position: ['int', (chunk) => chunk.position],
-        content: ['text', (chunk) => chunk.content],
-        terms: ['jsonb', (chunk) => JSON.stringify(chunk.terms)],
-        length: ['int', (chunk) => chunk.length],
-      },
-      chunks.map((chunk, position) => ({ ...chunk, position })),
-    );
-    return inserted[0];
+  await db.insert(knowledgeDocuments).values({
+    id: documentId,
+    agentId: input.agentId,
+    subaccountId: input.subaccountId,
+    name: input.name,
+    mimeType: input.mimeType,
+    sizeBytes: input.size,
+    chunkCount: chunks.length,
+    ready: false,
   });
+  let row: DocumentRow | undefined;
+  try {
+    const columns = chunkColumns(input.agentId);
+    const stored = chunks.map((chunk, position) => ({ ...chunk, documentId, position }));
+    for (let from = 0; from < stored.length; from += CHUNKS_PER_STATEMENT) {
+      // PGlite answers a statement already settled: without a turn of the event loop between
+      // slices they would run as one block, and requests that came meanwhile would wait for all.
+      if (from > 0) await setImmediate();
+      await bulkInsert(db, knowledgeChunks, columns, stored.slice(from, from + CHUNKS_PER_STATEMENT));
+    }
+    [row] = await db
+      .update(knowledgeDocuments)
+      .set({ ready: true })
+      .where(eq(knowledgeDocuments.id, documentId))
+      .returning();
+  } catch (error) {
+    await db.delete(knowledgeDocuments).where(eq(knowledgeDocuments.id, documentId));
+    throw error;
+  }
   if (!row) throw new AppError('DATABASE_ERROR', 'The document could not be stored.');
   invalidateKnowledge(input.agentId);
   return documentView(row);
 };
 
+/** Deletes documents (and their chunks) whose storing stopped half-way, when a process stopped during it. */
+export const deleteAbandonedDocuments = (db: Db) =>
+  db
+    .delete(knowledgeDocuments)
+    .where(
+      and(
+        eq(knowledgeDocuments.ready, false),
+        lt(knowledgeDocuments.createdAt, sql`now() - ${UNREADY_MAX_AGE}::interval`),
+      ),
+    );
+
 export const listDocuments = async (db: Db, agentId: string) => {
   const rows = await db
     .select()
     .from(knowledgeDocuments)
-    .where(eq(knowledgeDocuments.agentId, agentId))
+    .where(and(eq(knowledgeDocuments.agentId, agentId), eq(knowledgeDocuments.ready, true)))
     .orderBy(asc(knowledgeDocuments.createdAt));
   return rows.map(documentView);
 };
@@ -109,8 +138,7 @@ export const deleteDocument = async (db: Db, agentId: string, documentId: string
   invalidateKnowledge(agentId);
 };
 
-const chunksOf = (text: string): ReadChunk[] =>
-  chunkText(text).map((content) => ({ content, terms: termFrequencies(content), length: terms(content).length }));
+const chunksOf = (text: string): ReadChunk[] => chunkText(text).map(readChunk);
 
 /**
  * Imports a website: crawls it (crawl.ts), then replaces the pages this agent already has from the
@@ -170,15 +198,7 @@ export const addWebsite = async (
     await bulkInsert(
       tx,
       knowledgeChunks,
-      {
-        id: ['text', () => newId('chunk')],
-        document_id: ['text', (chunk) => chunk.documentId],
-        agent_id: ['text', () => input.agentId],
-        position: ['int', (chunk) => chunk.position],
-        content: ['text', (chunk) => chunk.content],
-        terms: ['jsonb', (chunk) => JSON.stringify(chunk.terms)],
-        length: ['int', (chunk) => chunk.length],
-      },
+      chunkColumns(input.agentId),
       pages.flatMap(({ id, chunks }) => chunks.map((chunk, position) => ({ ...chunk, position, documentId: id }))),
     );
     return rows;

@@ -100,7 +100,13 @@ export const buildReviewContext = async (
     db
       .select({ name: knowledgeDocuments.name })
       .from(knowledgeDocuments)
-      .where(and(eq(knowledgeDocuments.agentId, agent.id), eq(knowledgeDocuments.subaccountId, agent.subaccountId)))
+      .where(
+        and(
+          eq(knowledgeDocuments.agentId, agent.id),
+          eq(knowledgeDocuments.subaccountId, agent.subaccountId),
+          eq(knowledgeDocuments.ready, true),
+        ),
+      )
       .orderBy(asc(knowledgeDocuments.createdAt))
       .limit(MAX_DOCUMENTS),
     db

@@ -1,0 +1,1 @@
+ALTER TABLE "knowledge_documents" ADD COLUMN "ready" boolean DEFAULT true NOT NULL;
