@@ -101,7 +101,11 @@ export const addDocument = async (
       .where(eq(knowledgeDocuments.id, documentId))
       .returning();
   } catch (error) {
-    await db.delete(knowledgeDocuments).where(eq(knowledgeDocuments.id, documentId));
+    // The cause is what the caller needs; a delete that fails too leaves it to deleteAbandonedDocuments.
+    await db
+      .delete(knowledgeDocuments)
+      .where(eq(knowledgeDocuments.id, documentId))
+      .catch(() => undefined);
     throw error;
   }
   if (!row) throw new AppError('DATABASE_ERROR', 'The document could not be stored.');
