@@ -125,30 +125,46 @@ describe('knowledge uploads', () => {
     expect(document?.ready).toBe(true);
   });
 
-  it('answers other requests between the slices of a large document', async () => {
-    const order: string[] = [];
+  /**
+   * The test database with a hook before each `execute` (the chunk slices' statements), given its
+   * count; a hook may fail the statement by throwing.
+   */
+  const onEachSlice = (hook: (statement: number) => void): Db => {
     let statements = 0;
-    // When the first slice is stored, a request comes in (a macrotask, as a socket's data is).
-    const watched = new Proxy(t.deps.db, {
+    return new Proxy(t.deps.db, {
       get: (target, key, receiver) =>
         key === 'execute'
-          ? (query: Parameters<Db['execute']>[0]) => {
+          ? async (query: Parameters<Db['execute']>[0]) => {
               statements += 1;
-              if (statements === 1)
-                setImmediate(() => void t.deps.database.ping().then(() => order.push('other request')));
+              hook(statements);
               return target.execute(query);
             }
           : Reflect.get(target, key, receiver),
     });
-    const content = catalogue(20_000, 'Between');
-    await addDocument(watched, t.deps.env, {
+  };
+
+  /** Stores a catalogue CSV of 20,000 lines (three slices) through `db`, as the upload route does. */
+  const addCatalogue = (db: Db, name: string, word: string) => {
+    const content = catalogue(20_000, word);
+    return addDocument(db, t.deps.env, {
       agentId,
       subaccountId,
-      name: 'between.csv',
+      name,
       mimeType: 'text/csv',
       buffer: Buffer.from(content),
       size: Buffer.byteLength(content),
     });
+  };
+
+  it('answers other requests between the slices of a large document', async () => {
+    const order: string[] = [];
+    let statements = 0;
+    // When the first slice is stored, a request comes in (a macrotask, as a socket's data is).
+    const watched = onEachSlice((statement) => {
+      statements = statement;
+      if (statement === 1) setImmediate(() => void t.deps.database.ping().then(() => order.push('other request')));
+    });
+    await addCatalogue(watched, 'between.csv', 'Between');
     order.push('document stored');
     expect(statements).toBeGreaterThan(1);
     expect(order).toEqual(['other request', 'document stored']);
@@ -157,27 +173,11 @@ describe('knowledge uploads', () => {
   it('a document whose chunks fail half-way is deleted with the chunks already stored', async () => {
     let statements = 0;
     // The database fails the second slice of chunks.
-    const failing = new Proxy(t.deps.db, {
-      get: (target, key, receiver) =>
-        key === 'execute'
-          ? (query: Parameters<Db['execute']>[0]) => {
-              statements += 1;
-              if (statements === 2) return Promise.reject(new Error('connection lost'));
-              return target.execute(query);
-            }
-          : Reflect.get(target, key, receiver),
+    const failing = onEachSlice((statement) => {
+      statements = statement;
+      if (statement === 2) throw new Error('connection lost');
     });
-    const content = catalogue(20_000, 'Halfway');
-    await expect(
-      addDocument(failing, t.deps.env, {
-        agentId,
-        subaccountId,
-        name: 'halfway.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from(content),
-        size: Buffer.byteLength(content),
-      }),
-    ).rejects.toThrow('connection lost');
+    await expect(addCatalogue(failing, 'halfway.csv', 'Halfway')).rejects.toThrow('connection lost');
     expect(statements).toBe(2);
     expect(
       await t.deps.db.select().from(knowledgeDocuments).where(eq(knowledgeDocuments.name, 'halfway.csv')),
