@@ -47,6 +47,7 @@ import { installBrowserProtections } from './platform/browser-protections';
 import type { Deps } from './platform/deps';
 import { installErrorHandler, sendError } from './platform/error-handler';
 import { installGuard, sessionCallerResolver } from './platform/guard';
+import { installHostCheck } from './platform/http';
 import { newSupportId } from './platform/ids';
 import { installRequestLog } from './platform/request-log';
 import { createSerializerCompiler } from './platform/serializer';
@@ -86,6 +87,7 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
 
   installErrorHandler(app);
   installRequestLog(app);
+  installHostCheck(app);
   await app.register(fastifyCookie);
   // After the cookie parser: both read the parsed cookies in onRequest.
   await installBrowserProtections(app);

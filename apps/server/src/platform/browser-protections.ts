@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { SESSION_COOKIE } from '../features/auth/session';
 import { AppError } from './errors';
-import { originOf } from './http';
+import { originOf, requestOrigin } from './http';
 
 /**
  * Browser protections on every answer:
@@ -110,7 +110,7 @@ export const checkRequestOrigin = (request: FastifyRequest) => {
   }
   const origin = request.headers.origin;
   if (typeof origin !== 'string') return;
-  const own = new Set([originOf(request, request.server.deps.env), `${request.protocol}://${request.host}`]);
+  const own = new Set([originOf(request, request.server.deps.env), requestOrigin(request)]);
   if (!own.has(origin)) throw new AppError('FORBIDDEN', 'This request must come from the Switchboard app itself');
 };
 

@@ -1,6 +1,57 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyRequest } from 'fastify';
+import { isIPv6 } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Env } from './env';
+import { AppError } from './errors';
+
+export interface Authority {
+  /** Lower-cased host name, IPv4 address, or IPv6 address in brackets. */
+  hostname: string;
+  port: number | null;
+}
+
+/** A host name, an IPv4 address or a bracketed IPv6 address, then an optional port: nothing else. */
+const AUTHORITY = /^(\[[0-9a-f:.]{2,45}\]|[a-z0-9_.-]{1,253})(?::(\d{1,5}))?$/;
+const LABEL = /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/;
+
+/**
+ * A Host header (or X-Forwarded-Host) read as an authority: null for userinfo
+ * (`localhost:@evil.example`), a path, an empty or out-of-range port, or a malformed host, so
+ * that nothing but a parsed host and port ever reaches a link.
+ */
+export const parseAuthority = (value: string): Authority | null => {
+  const match = AUTHORITY.exec(value.toLowerCase());
+  if (!match) return null;
+  const [, hostname = '', portText] = match;
+  if (hostname.startsWith('[')) {
+    if (!isIPv6(hostname.slice(1, -1))) return null;
+  } else if (hostname.length > 253 || !hostname.split('.').every((label) => label.length <= 63 && LABEL.test(label))) {
+    return null;
+  }
+  if (portText === undefined) return { hostname, port: null };
+  const port = Number(portText);
+  return port >= 1 && port <= 65535 ? { hostname, port } : null;
+};
+
+const authorityText = ({ hostname, port }: Authority) => (port === null ? hostname : `${hostname}:${port}`);
+
+/** The request's own origin, rebuilt from its parsed Host; null when the Host is not an authority. */
+export const requestOrigin = (request: FastifyRequest): string | null => {
+  const authority = parseAuthority(request.host ?? '');
+  return authority ? `${request.protocol}://${authorityText(authority)}` : null;
+};
+
+/**
+ * Refuses a request whose Host (or trusted X-Forwarded-Host) is not a plain authority with 400,
+ * as HTTP requires, before any route could copy it into a link or compare it with an Origin.
+ */
+export const installHostCheck = (app: FastifyInstance) => {
+  app.addHook('onRequest', async (request) => {
+    if (request.host && !parseAuthority(request.host)) {
+      throw new AppError('BAD_REQUEST', 'The Host header is not a valid host name and port', { status: 400 });
+    }
+  });
+};
 
 /** Loopback host names and addresses: a link to them reaches only the person's own machine. */
 const isLoopbackHost = (hostname: string): boolean =>
@@ -20,9 +71,9 @@ export const defaultOrigin = (env: Env): string => env.PUBLIC_URL?.replace(/\/$/
  */
 export const originOf = (request: FastifyRequest, env: Env): string => {
   if (env.PUBLIC_URL) return defaultOrigin(env);
-  const hostname = request.hostname.toLowerCase();
-  if (isLoopbackHost(hostname) || env.DEV_ALLOWED_HOSTS.includes(hostname)) {
-    return `${request.protocol}://${request.host}`;
+  const authority = parseAuthority(request.host ?? '');
+  if (authority && (isLoopbackHost(authority.hostname) || env.DEV_ALLOWED_HOSTS.includes(authority.hostname))) {
+    return `${request.protocol}://${authorityText(authority)}`;
   }
   return defaultOrigin(env);
 };

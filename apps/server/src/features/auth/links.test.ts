@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { POST_LOGIN_PATH } from '@switchboard/core';
+import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../platform/env';
+import { originOf, parseAuthority } from '../../platform/http';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 
@@ -97,6 +99,112 @@ describe('emailed links without PUBLIC_URL (development)', () => {
     const email = DEMO_AGENCY.owner.email;
     await askForLink(t, email, 'localhost', '/usage?tab=credits');
     expect(await confirmLink(t, await lastLinkTo(t, email))).toBe('/usage?tab=credits');
+  });
+});
+
+/** Host spellings that name loopback first and another site after an `@` (userinfo). */
+const FORGED_AUTHORITIES = ['localhost:@evil.example', 'localhost:4401@evil.example', '[::1]@evil.example'];
+
+describe('a Host that is not a plain authority (without PUBLIC_URL)', () => {
+  let t: TestApp;
+  let cookie: string;
+  let subaccountId: string;
+  beforeAll(async () => {
+    t = await startTestApp({
+      PORT: '3457',
+      SIGNIN_RATE_LIMIT_PER_MINUTE: '1000',
+      GOOGLE_CLIENT_ID: 'client',
+      GOOGLE_CLIENT_SECRET: 'secret',
+    });
+    const seeded = await seedAgency(t.deps.db, DEMO_AGENCY);
+    cookie = await t.cookieFor(seeded.ownerId);
+    subaccountId = seeded.subaccountIds[0] ?? '';
+  });
+  afterAll(() => t.close());
+
+  /** Every route that builds a link from the request's origin. */
+  const linkBuilders = () => [
+    { method: 'POST' as const, url: '/api/auth/sign-in/magic-link', payload: { email: DEMO_AGENCY.owner.email } },
+    { method: 'GET' as const, url: '/api/auth/google' },
+    {
+      method: 'POST' as const,
+      url: `/api/subaccounts/${subaccountId}/members`,
+      payload: { email: 'forged.invite@demo.test', role: 'member' },
+      signedIn: true,
+    },
+    { method: 'GET' as const, url: '/api/affiliate', signedIn: true },
+    { method: 'GET' as const, url: '/api/billing/overview', signedIn: true },
+    {
+      method: 'POST' as const,
+      url: '/api/stripe/create-checkout',
+      payload: { priceId: 'price_growth_monthly' },
+      signedIn: true,
+    },
+    {
+      method: 'POST' as const,
+      url: '/api/marketplace/projects/mkp_any/respond',
+      payload: { message: 'Interested' },
+      signedIn: true,
+    },
+    { method: 'GET' as const, url: '/widget/wgt_any' },
+  ];
+
+  it.each(FORGED_AUTHORITIES)('refuses %s on every link-building route with 400, and mails nothing', async (host) => {
+    const before = (await t.app.inject({ method: 'GET', url: '/api/dev/mailbox' })).json().messages.length;
+    for (const { signedIn, ...route } of linkBuilders()) {
+      const answer = await t.app.inject({
+        ...route,
+        headers: { host, 'x-subaccount-id': subaccountId, ...(signedIn ? { cookie } : {}) },
+      });
+      expect({ url: route.url, status: answer.statusCode }).toEqual({ url: route.url, status: 400 });
+      expect(answer.json().error.code).toBe('BAD_REQUEST');
+      expect(answer.body).not.toContain('evil.example');
+    }
+    const after = (await t.app.inject({ method: 'GET', url: '/api/dev/mailbox' })).json().messages.length;
+    expect(after).toBe(before);
+  });
+
+  it('still answers a plain loopback Host, with or without a port', async () => {
+    for (const host of ['localhost', 'localhost:3457', '127.0.0.1:5173', '[::1]:3457']) {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/magic-link',
+        headers: { host },
+        payload: { email: DEMO_AGENCY.owner.email },
+      });
+      expect(answer.statusCode).toBe(200);
+      expect((await lastLinkTo(t, DEMO_AGENCY.owner.email)).origin).toBe(new URL(`http://${host}`).origin);
+    }
+  });
+
+  it('builds the origin from the parsed host and port only, even past the edge check', () => {
+    const env = loadEnv({ PORT: '3457' });
+    const requestWith = (host: string) => ({ host, protocol: 'http' }) as FastifyRequest;
+    for (const host of FORGED_AUTHORITIES) expect(originOf(requestWith(host), env)).toBe('http://localhost:3457');
+    expect(originOf(requestWith('LOCALHOST:8080'), env)).toBe('http://localhost:8080');
+  });
+
+  it.each([
+    ['localhost:@evil.example'],
+    ['user@localhost'],
+    ['localhost/evil'],
+    ['localhost:'],
+    ['localhost:0'],
+    ['localhost:65536'],
+    ['localhost:80:81'],
+    ['[::1'],
+    ['[evil.example]'],
+    ['-bad.example'],
+    ['a..b'],
+    [''],
+  ])('parseAuthority refuses %j', (value) => {
+    expect(parseAuthority(value)).toBeNull();
+  });
+
+  it('parseAuthority reads host names, addresses and ports', () => {
+    expect(parseAuthority('Switchboard.LAN:8080')).toEqual({ hostname: 'switchboard.lan', port: 8080 });
+    expect(parseAuthority('[::1]:3000')).toEqual({ hostname: '[::1]', port: 3000 });
+    expect(parseAuthority('127.0.0.1')).toEqual({ hostname: '127.0.0.1', port: null });
   });
 });
 
