@@ -66,9 +66,16 @@ const repoRoot = () => {
   return process.cwd();
 };
 
-/** TRUST_PROXY as Fastify takes it: a number of hops becomes the function that trusts that many. */
-const trustProxyOption = (value: boolean | number | string[]) =>
-  typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+/**
+ * TRUST_PROXY as Fastify takes it. A number of hops becomes the function that trusts that many,
+ * so the client address is the entry the outermost trusted proxy appended, and entries a client
+ * wrote into X-Forwarded-For itself are never read. `true` is one hop (production refuses it):
+ * Fastify's own `true` trusts every entry and takes the one the client wrote first.
+ */
+const trustProxyOption = (value: boolean | number | string[]) => {
+  const hops = value === true ? 1 : value;
+  return typeof hops === 'number' ? (_address: string, hop: number) => hop < hops : hops;
+};
 
 /** Builds the HTTP app around already-opened dependencies; `listen` is the caller's job. */
 export const buildApp = async (deps: Deps): Promise<BuiltApp> => {

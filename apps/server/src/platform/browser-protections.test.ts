@@ -6,6 +6,7 @@ import { frameAncestorsOf } from '../features/widget/domains';
 import { startTestApp, type TestApp } from '../testing/harness';
 import { createTenantObjects } from '../testing/tenant-objects';
 import { inlineScriptHashes } from './browser-protections';
+import { loadEnv } from './env';
 
 let t: TestApp;
 let agency: SeededAgency;
@@ -199,6 +200,62 @@ describe('TRUST_PROXY', () => {
         payload: { email: 'boss@proxy.test' },
       });
       expect(String(untrusted.headers['set-cookie'])).not.toMatch(/;\s*Secure/i);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('reads only the entry the load balancer appended, so a client cannot reset per-address limits', async () => {
+    for (const setting of ['true', '1', '127.0.0.1']) {
+      const proxied = await startTestApp({ TRUST_PROXY: setting, PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE: '20' });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 40; i += 1) {
+          const answer = await proxied.app.inject({
+            method: 'POST',
+            url: '/api/auth/pre-register',
+            remoteAddress: '127.0.0.1',
+            // The client's own header, then the address the load balancer saw and appended.
+            headers: { 'x-forwarded-for': `203.0.113.${i}, 198.51.100.7` },
+            payload: { email: `visitor${i}@example.com` },
+          });
+          statuses.push(answer.statusCode);
+        }
+        expect({ setting, passed: statuses.filter((status) => status === 200).length }).toEqual({
+          setting,
+          passed: 20,
+        });
+        expect(statuses.slice(20).every((status) => status === 429)).toBe(true);
+      } finally {
+        await proxied.close();
+      }
+    }
+  });
+
+  it('is refused as true in production, with a message naming the hop count and addresses', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://switchboard.example.com' };
+    expect(() => loadEnv({ ...production, TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY=true would let any client choose its own address.*number of proxies.*addresses/,
+    );
+    expect(loadEnv({ ...production, TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadEnv({ ...production, TRUST_PROXY: '10.0.0.0/8' }).TRUST_PROXY).toEqual(['10.0.0.0/8']);
+  });
+});
+
+describe('Strict-Transport-Security', () => {
+  it('is sent on https from a trusted proxy, and never on plain http or a forged X-Forwarded-Proto', async () => {
+    const plain = await t.app.inject({ url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    const proxied = await startTestApp({ TRUST_PROXY: '1' });
+    try {
+      const secure = await proxied.app.inject({
+        url: '/api/health',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(secure.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      const insecure = await proxied.app.inject({ url: '/api/health', remoteAddress: '127.0.0.1' });
+      expect(insecure.headers['strict-transport-security']).toBeUndefined();
     } finally {
       await proxied.close();
     }

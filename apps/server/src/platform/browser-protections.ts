@@ -11,6 +11,7 @@ import { originOf, requestOrigin } from './http';
  * - security headers from helmet (worked out once at start): a Content-Security-Policy the web app, the API
  *   reference and the evaluation report work under, nosniff, a referrer policy, frame-ancestors
  *   'self' (pages that other sites frame, the widget's, send their own policy: framePolicy below);
+ * - Strict-Transport-Security on answers to https requests;
  * - state-changing requests that carry the session cookie must come from this very origin
  *   (Origin / Sec-Fetch-Site), so a page on another site, or on another port of the same host
  *   (same-site), cannot act with the signed-in person's cookie;
@@ -47,6 +48,9 @@ const SELF_POLICY = {
   upgradeInsecureRequests: null,
 };
 
+/** A year, for this host and its subdomains, once a browser has reached it over https. */
+const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
 const HELMET_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: SELF_POLICY },
   // The widget loader and its assets are loaded by other sites.
@@ -82,6 +86,9 @@ export const installBrowserProtections = async (app: FastifyInstance) => {
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    // Only on https (directly, or from a trusted proxy's X-Forwarded-Proto): a browser ignores the
+    // header on http, and a development server on http must stay reachable.
+    if (request.protocol === 'https') reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     try {
       checkRequestOrigin(request);
     } catch (error) {

@@ -17,9 +17,11 @@ export const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /**
-   * Behind a load balancer: `true` (trust every proxy), a number of hops, or the proxies'
-   * addresses or CIDRs, comma-separated. Client addresses and https then come from
-   * X-Forwarded-For / X-Forwarded-Proto. Off by default: those headers are ignored.
+   * Behind a load balancer: a number of hops, or the proxies' addresses or CIDRs, comma-separated.
+   * The client address is the X-Forwarded-For entry the nearest untrusted hop wrote, never one the
+   * client wrote itself; https comes from X-Forwarded-Proto. `true` means one hop outside
+   * production and is refused in production (it used to trust every address in the header).
+   * Off by default: those headers are ignored.
    */
   TRUST_PROXY: z
     .string()
@@ -259,6 +261,14 @@ export type Env = z.infer<typeof ZEnv>;
 
 /** Settings that only make sense together. */
 const ZCheckedEnv = ZEnv.superRefine((env, context) => {
+  if (env.NODE_ENV === 'production' && env.TRUST_PROXY === true) {
+    context.addIssue({
+      code: 'custom',
+      path: ['TRUST_PROXY'],
+      message:
+        'TRUST_PROXY=true would let any client choose its own address with X-Forwarded-For: give the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.0/8)',
+    });
+  }
   if (env.NODE_ENV === 'production' && !env.PUBLIC_URL) {
     context.addIssue({
       code: 'custom',
