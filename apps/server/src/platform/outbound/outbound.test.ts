@@ -31,6 +31,13 @@ const LOOPBACK_SPELLINGS = [
   'http://[::1]:PORT/v1',
   'http://[::ffff:127.0.0.1]:PORT/v1',
   'http://0.0.0.0:PORT/v1',
+  // IPv6 that carries 127.0.0.1: IPv4-compatible (the URL parser writes it [::7f00:1]), NAT64,
+  // IPv4-translated and 6to4.
+  'http://[::127.0.0.1]:PORT/v1',
+  'http://[::7f00:1]:PORT/v1',
+  'http://[64:ff9b::7f00:1]:PORT/v1',
+  'http://[::ffff:0:7f00:1]:PORT/v1',
+  'http://[2002:7f00:1::]:PORT/v1',
 ];
 const PRIVATE_URLS = [
   'http://169.254.169.254/latest/meta-data/',
@@ -40,6 +47,9 @@ const PRIVATE_URLS = [
   'http://100.64.0.1/v1',
   'http://[fd00::1]/v1',
   'http://[fe80::1]/v1',
+  'http://[::a9fe:a9fe]/latest/meta-data/',
+  'http://[64:ff9b::a00:5]/v1',
+  'http://[2002:c0a8:10a::1]/v1',
 ];
 
 describe('the outbound policy', () => {
@@ -50,6 +60,22 @@ describe('the outbound policy', () => {
       if (raw.includes('localhost')) continue; // a name: judged by its DNS answers
       expect(() => vetUrl(raw, none, { field: 'baseUrl' }), raw).toThrow(/not public/);
     }
+  });
+
+  it('judges an IPv6 address that carries an IPv4 one as that IPv4', () => {
+    expect(isAllowedAddress(none, '::7f00:1')).toBe(false);
+    expect(isAllowedAddress(none, '::a00:5')).toBe(false);
+    expect(isAllowedAddress(none, '64:ff9b::a9fe:a9fe')).toBe(false);
+    expect(isAllowedAddress(none, '2002:a00:5::1')).toBe(false);
+    // A public IPv4 behind NAT64 or 6to4 is public; `::` and `::1` stay themselves.
+    expect(isAllowedAddress(none, '64:ff9b::808:808')).toBe(true);
+    expect(isAllowedAddress(none, '2002:808:808::1')).toBe(true);
+    expect(isAllowedAddress(none, '::')).toBe(false);
+    expect(isAllowedAddress(none, '::1')).toBe(false);
+    const listed = outboundPolicy(['10.1.0.0/16']);
+    expect(isAllowedAddress(listed, '::a01:203')).toBe(true);
+    expect(isAllowedAddress(listed, '64:ff9b::a01:203')).toBe(true);
+    expect(isAllowedAddress(listed, '::a02:1')).toBe(false);
   });
 
   it('refuses other schemes and credentials in the URL', () => {

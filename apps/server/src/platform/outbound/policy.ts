@@ -9,7 +9,8 @@ import { AppError } from '../errors';
  * Public unicast addresses only, unless the self-hoster lists private hosts in
  * `PRIVATE_URL_ALLOWLIST`: a host name (`ollama.internal`), a `host:port`, an address or a CIDR
  * (`10.0.0.0/8`, `::1`). Literal addresses are judged after the URL parser normalised them
- * (`2130706433` and `0x7f000001` are 127.0.0.1), IPv4-mapped IPv6 as its IPv4, and host names by
+ * (`2130706433` and `0x7f000001` are 127.0.0.1), IPv6 that carries an IPv4 address (mapped,
+ * IPv4-compatible `[::7f00:1]`, NAT64, 6to4) as that IPv4, and host names by
  * every address DNS answers; the socket then connects to an address that was vetted (the lookup
  * hook below), so a second DNS answer cannot switch it to a private one.
  */
@@ -67,18 +68,46 @@ export class BlockedAddressError extends AppError {
   }
 }
 
-/** True only for public unicast addresses (IPv4-mapped IPv6 is judged as its IPv4). */
+/**
+ * IPv6 ranges that carry an IPv4 address, with where it sits: the packet reaches that IPv4 host,
+ * so the address is judged as it. `::a.b.c.d` (IPv4-compatible, deprecated but still routed by
+ * some stacks to the IPv4 host), NAT64's well-known prefix and the IPv4-translated form keep it in
+ * the last 32 bits; 6to4 in bits 16 to 48. (IPv4-mapped `::ffff:a.b.c.d` is ipaddr's `process`.)
+ */
+const IPV4_CARRIERS: { range: [ipaddr.IPv6, number]; firstByte: number }[] = [
+  { range: [ipaddr.IPv6.parse('::'), 96], firstByte: 12 },
+  { range: [ipaddr.IPv6.parse('64:ff9b::'), 96], firstByte: 12 },
+  { range: [ipaddr.IPv6.parse('::ffff:0:0:0'), 96], firstByte: 12 },
+  { range: [ipaddr.IPv6.parse('2002::'), 16], firstByte: 2 },
+];
+
+/** The address a connection really reaches: the IPv4 an IPv6 address carries, when it carries one. */
+export const effectiveAddress = (address: string): ipaddr.IPv4 | ipaddr.IPv6 => {
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed;
+  const ipv6 = parsed as ipaddr.IPv6;
+  // `::` and `::1` are themselves (unspecified, loopback), not IPv4 0.0.0.0 and 0.0.0.1.
+  if (ipv6.range() === 'unspecified' || ipv6.range() === 'loopback') return ipv6;
+  const carrier = IPV4_CARRIERS.find(({ range: [range, bits] }) => ipv6.match(range, bits));
+  if (!carrier) return ipv6;
+  const bytes = ipv6.toByteArray().slice(carrier.firstByte, carrier.firstByte + 4);
+  return ipaddr.fromByteArray(bytes) as ipaddr.IPv4;
+};
+
+/** True only for public unicast addresses; an IPv6 address carrying an IPv4 one is judged as it. */
 export const isPublicAddress = (address: string): boolean => {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  return effectiveAddress(address).range() === 'unicast';
 };
 
 /** A public address, or a private one inside a listed range. */
 export const isAllowedAddress = (policy: OutboundPolicy, address: string): boolean => {
   if (isPublicAddress(address)) return true;
   if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.process(address);
-  return policy.ranges.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits));
+  const candidates = [ipaddr.process(address), effectiveAddress(address)];
+  return policy.ranges.some(([range, bits]) =>
+    candidates.some((parsed) => range.kind() === parsed.kind() && parsed.match(range, bits)),
+  );
 };
 
 const stripBrackets = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
