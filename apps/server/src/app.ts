@@ -49,6 +49,7 @@ import { installErrorHandler, sendError } from './platform/error-handler';
 import { installGuard, sessionCallerResolver } from './platform/guard';
 import { installHostCheck } from './platform/http';
 import { newSupportId } from './platform/ids';
+import { installNulRefusal } from './platform/nul-input';
 import { installRequestLog } from './platform/request-log';
 import { createSerializerCompiler } from './platform/serializer';
 
@@ -98,6 +99,8 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   await app.register(fastifyCookie);
   // After the cookie parser: both read the parsed cookies in onRequest.
   await installBrowserProtections(app);
+  // Before the guard: a NUL in an id or a cookie would otherwise reach its lookups.
+  installNulRefusal(app);
   installGuard(app);
   await app.register(fastifyRateLimit, {
     global: false,

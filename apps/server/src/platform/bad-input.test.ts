@@ -61,8 +61,15 @@ describe('bad input', () => {
       fc.asyncProperty(
         fc.record(
           {
-            accountId: fc.anything(),
-            name: fc.oneof(fc.integer(), fc.constant(''), fc.constant(null), fc.array(fc.string())),
+            accountId: fc.oneof(fc.anything(), fc.string().map((text) => `${text}\u0000`)),
+            name: fc.oneof(
+              fc.integer(),
+              fc.constant(''),
+              fc.constant(null),
+              fc.array(fc.string()),
+              // U+0000, which PostgreSQL refuses in text, anywhere in an otherwise valid name.
+              fc.tuple(fc.string(), fc.string()).map(([before, after]) => `${before}\u0000${after}`),
+            ),
           },
           { requiredKeys: [] },
         ),

@@ -30,6 +30,7 @@ import { fromConnectId } from '../../platform/connect-id';
 import { AppError } from '../../platform/errors';
 import { fromParam, publicAccess, type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
 import { newToken } from '../../platform/ids';
+import { assertNoNul } from '../../platform/nul-input';
 import { openSse } from '../widget/sse';
 import * as channels from './connections';
 import * as contactService from './contacts';
@@ -66,7 +67,10 @@ const uploadedFile = async (request: FastifyRequest) => {
       if (part.type === 'file') {
         buffer = await part.toBuffer();
         if (part.file.truncated) buffer = Buffer.alloc(CONTACT_IMPORT_MAX_BYTES + 1);
-      } else fields[part.fieldname] = String(part.value ?? '');
+      } else {
+        assertNoNul(part.value, part.fieldname);
+        fields[part.fieldname] = String(part.value ?? '');
+      }
     }
   } catch (error) {
     if (error instanceof AppError) throw error;

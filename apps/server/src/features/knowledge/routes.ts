@@ -10,6 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { subaccountAccess, tenantOf } from '../../platform/guard';
+import { withoutNul } from '../../platform/nul-input';
 import { findAgentCached } from '../agents/cache';
 import { fromAgentParam } from '../agents/routes';
 import { indexNewPassages, registerEmbeddingJob } from './embedding-job';
@@ -88,7 +89,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
       const created = await addDocument(deps.db, deps.env, {
         agentId: request.params.agentId,
         subaccountId: tenant.subaccountId,
-        name: file.filename,
+        name: withoutNul(file.filename),
         mimeType: file.mimetype,
         buffer,
         size,
