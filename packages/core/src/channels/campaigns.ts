@@ -74,8 +74,11 @@ export const ZCampaignFigures = z.object({
   delivered: z.number(),
   failed: z.number(),
   replied: z.number(),
+  /** Replied STOP within 7 days of this campaign's message. */
   optedOut: z.number(),
   skipped: z.number(),
+  /** Skipped because the number had opted out of this sender before (the suppression list). */
+  suppressed: z.number(),
 });
 export type TCampaignFigures = z.infer<typeof ZCampaignFigures>;
 

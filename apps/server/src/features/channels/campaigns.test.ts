@@ -5,6 +5,7 @@ import { multipartForm } from '../../testing/multipart';
 import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
 import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
+import { type Channel, findChannel } from './connections';
 import { dispatchCampaign, fillRecipients } from './dispatch';
 import { campaignRecipients, campaigns, channelMessages, contacts } from './schema';
 
@@ -236,7 +237,11 @@ describe('campaigns on the sandbox', () => {
     // is set to sending directly, so no dispatch job races the hand-made state below).
     await t.deps.db.execute(sql`UPDATE campaigns SET status = 'sending', started_at = now() WHERE id = ${id}`);
     const [row] = await t.deps.db.select().from(campaigns).where(eq(campaigns.id, id));
-    await fillRecipients(t.deps, row as typeof campaigns.$inferSelect);
+    await fillRecipients(
+      t.deps,
+      row as typeof campaigns.$inferSelect,
+      (await findChannel(t.deps.db, connectionId)) as Channel,
+    );
     // The dead run claimed 10 and stopped: 5 sent (a provider id), 5 not yet.
     const claimed = await t.deps.db.execute(sql`
       UPDATE campaign_recipients SET status = 'sending', attempts = 1, claimed_by = 'job_dead#1'

@@ -13,10 +13,11 @@ import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { enqueueJob } from '../../platform/jobs';
 import { BUILT_IN_VARIABLES } from './campaign-render';
-import { ownedChannel } from './connections';
+import { type Channel, ownedChannel } from './connections';
 import { messagingSettings } from './contacts';
 import { checkMedia } from './media';
 import { campaignRecipients, campaigns, contacts } from './schema';
+import { suppressedSql } from './suppressions';
 
 export const CAMPAIGN_DISPATCH_JOB = 'campaign:dispatch';
 type CampaignRow = typeof campaigns.$inferSelect;
@@ -29,7 +30,8 @@ const FIGURE_COLUMNS = sql`
   count(*) FILTER (WHERE r.status = 'failed')::int AS failed,
   count(*) FILTER (WHERE r.replied_at IS NOT NULL)::int AS replied,
   count(*) FILTER (WHERE r.opted_out_at IS NOT NULL)::int AS opted_out,
-  count(*) FILTER (WHERE r.status = 'skipped')::int AS skipped`;
+  count(*) FILTER (WHERE r.status = 'skipped')::int AS skipped,
+  count(*) FILTER (WHERE r.status = 'skipped' AND r.skip_reason = 'OPTED_OUT')::int AS suppressed`;
 
 type FigureRow = {
   campaign_id: string;
@@ -41,6 +43,7 @@ type FigureRow = {
   replied: number;
   opted_out: number;
   skipped: number;
+  suppressed: number;
 };
 
 /** Figures and failure codes of several campaigns in two grouped queries (never one per campaign). */
@@ -101,6 +104,7 @@ const toCampaign = (
     replied: figures?.replied ?? 0,
     optedOut: figures?.opted_out ?? 0,
     skipped: figures?.skipped ?? 0,
+    suppressed: figures?.suppressed ?? 0,
   },
   failures: failures ?? [],
   createdAt: row.createdAt.toISOString(),
@@ -282,8 +286,9 @@ const variableSql = (name: string) => {
  * Refuses a start when the audience is empty or a subscribed contact lacks a variable's value:
  * one grouped query, whatever the audience's size.
  */
-const checkAudience = async (tx: Tx, row: CampaignRow) => {
+const checkAudience = async (tx: Tx, row: CampaignRow, channel: Channel) => {
   const audience = audienceSql(row.subaccountId, row.audience as TCampaignAudience);
+  const subscribed = sql`NOT ${suppressedSql(channel, sql`c.phone`)}`;
   const names = [
     ...new Set([
       ...templateVariables(row.message),
@@ -292,12 +297,12 @@ const checkAudience = async (tx: Tx, row: CampaignRow) => {
   ];
   const lacking = names.length
     ? sql.join(
-        names.map((name) => sql`count(*) FILTER (WHERE NOT c.opted_out AND ${variableSql(name)} = '')::int`),
+        names.map((name) => sql`count(*) FILTER (WHERE ${subscribed} AND ${variableSql(name)} = '')::int`),
         sql`, `,
       )
     : sql`0`;
   const firstLacking = names.length
-    ? sql`(SELECT c.phone FROM ${contacts} c WHERE ${audience} AND NOT c.opted_out AND (${sql.join(
+    ? sql`(SELECT c.phone FROM ${contacts} c WHERE ${audience} AND ${subscribed} AND (${sql.join(
         names.map((name) => sql`${variableSql(name)} = ''`),
         sql` OR `,
       )}) LIMIT 1)`
@@ -348,12 +353,14 @@ const scheduleDispatchRound = async (deps: Deps, tx: Tx, row: CampaignRow) => {
  * start finds it no longer a draft.
  */
 export const startCampaign = async (deps: Deps, subaccountId: string, campaignId: string) => {
+  const { connectionId } = await ownedCampaign(deps.db, subaccountId, campaignId);
+  const channel = await ownedChannel(deps.db, subaccountId, connectionId);
   await deps.db.transaction(async (tx) => {
     const row = await ownedCampaign(tx, subaccountId, campaignId, true);
     if (FINAL.includes(row.status)) throw alreadyCompleted();
     if (row.status !== 'draft')
       throw new AppError('CONFLICT', 'The campaign has already been started.', { field: 'status' });
-    await checkAudience(tx, row);
+    await checkAudience(tx, row, channel);
     await scheduleDispatchRound(deps, tx, row);
   });
   return getCampaign(deps, subaccountId, campaignId);

@@ -18,18 +18,21 @@ import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import type { Channel } from './connections';
 import { requireE164, toE164 } from './phone';
 import { contacts, messagingProfiles } from './schema';
+import { optOutTimes, suppressEverywhere } from './suppressions';
 
 type ContactRow = typeof contacts.$inferSelect;
 
-export const toContact = (row: ContactRow): TContact => ({
+/** A contact with its opt-out, which lives on the suppression list (it outlives the contact row). */
+export const toContact = (row: ContactRow, optedOutAt: Date | null = null): TContact => ({
   contactId: row.id,
   phone: row.phone,
   name: row.name,
   tags: row.tags,
-  optedOut: row.optedOut,
-  optedOutAt: row.optedOutAt?.toISOString() ?? null,
+  optedOut: optedOutAt !== null,
+  optedOutAt: optedOutAt?.toISOString() ?? null,
   timeZone: row.timeZone,
   attributes: row.attributes,
   createdAt: row.createdAt.toISOString(),
@@ -66,10 +69,15 @@ export const patchMessagingSettings = async (
   return messagingSettings(db, subaccountId);
 };
 
+/**
+ * Contacts with their opt-out state: of the channel's sender when the list is asked for on a
+ * connection, else of any sender of the sub-account.
+ */
 export const listContacts = async (
   db: Db,
   subaccountId: string,
   query: { page: number; limit: number; search?: string; tag?: string },
+  channel: Channel | null = null,
 ) => {
   const conditions = [eq(contacts.subaccountId, subaccountId)];
   if (query.tag) conditions.push(arrayContains(contacts.tags, [query.tag]));
@@ -92,8 +100,14 @@ export const listContacts = async (
       sql`SELECT DISTINCT unnest(tags) AS tag FROM ${contacts} WHERE subaccount_id = ${subaccountId} ORDER BY 1 LIMIT 200`,
     ),
   ]);
+  const optOuts = await optOutTimes(
+    db,
+    subaccountId,
+    rows.map((row) => row.phone),
+    channel,
+  );
   return {
-    contacts: rows.map(toContact),
+    contacts: rows.map((row) => toContact(row, optOuts.get(row.phone) ?? null)),
     total: total?.n ?? 0,
     page: query.page,
     limit: query.limit,
@@ -101,7 +115,16 @@ export const listContacts = async (
   };
 };
 
-export const createContact = async (db: Db, subaccountId: string, input: TCreateContactRequest) => {
+const withOptOut = async (db: Db, row: ContactRow, channel: Channel | null) =>
+  toContact(row, (await optOutTimes(db, row.subaccountId, [row.phone], channel)).get(row.phone) ?? null);
+
+/** A new contact; a number that opted out before (then was deleted) is still opted out. */
+export const createContact = async (
+  db: Db,
+  subaccountId: string,
+  input: TCreateContactRequest,
+  channel: Channel | null = null,
+) => {
   const settings = await messagingSettings(db, subaccountId);
   const phone = requireE164(input.phone, 'phone', settings.defaultCountry);
   if (input.timeZone && !isTimeZone(input.timeZone))
@@ -119,7 +142,7 @@ export const createContact = async (db: Db, subaccountId: string, input: TCreate
     .onConflictDoNothing()
     .returning();
   if (!row) throw new AppError('CONFLICT', `A contact with the number ${phone} already exists`, { field: 'phone' });
-  return toContact(row);
+  return withOptOut(db, row, channel);
 };
 
 const ownedContact = async (db: Db, subaccountId: string, contactId: string) => {
@@ -131,8 +154,14 @@ const ownedContact = async (db: Db, subaccountId: string, contactId: string) => 
   return row;
 };
 
-export const updateContact = async (db: Db, subaccountId: string, contactId: string, input: TUpdateContactRequest) => {
-  await ownedContact(db, subaccountId, contactId);
+export const updateContact = async (
+  db: Db,
+  subaccountId: string,
+  contactId: string,
+  input: TUpdateContactRequest,
+  channel: Channel | null = null,
+) => {
+  const current = await ownedContact(db, subaccountId, contactId);
   if (input.timeZone && !isTimeZone(input.timeZone))
     throw new AppError('VALIDATION_ERROR', 'Pick a time zone such as Europe/Berlin', { field: 'timeZone' });
   const [row] = await db
@@ -141,14 +170,16 @@ export const updateContact = async (db: Db, subaccountId: string, contactId: str
       ...(input.name !== undefined ? { name: input.name || null } : {}),
       ...(input.tags ? { tags: [...new Set(input.tags)] } : {}),
       ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
-      ...(input.optedOut ? { optedOut: true, optedOutAt: new Date() } : {}),
       updatedAt: new Date(),
     })
     .where(eq(contacts.id, contactId))
     .returning();
-  return toContact(row as ContactRow);
+  // Marked by hand: no sender of the sub-account messages the number until the person's START.
+  if (input.optedOut) await suppressEverywhere(db, subaccountId, current.phone);
+  return withOptOut(db, row as ContactRow, channel);
 };
 
+/** Deletes the contact; its number's opt-outs stay on the suppression list. */
 export const deleteContact = async (db: Db, subaccountId: string, contactId: string) => {
   await ownedContact(db, subaccountId, contactId);
   await db.delete(contacts).where(eq(contacts.id, contactId));
@@ -167,14 +198,6 @@ export const contactForPhone = async (db: Db | Tx, subaccountId: string, phone: 
     .from(contacts)
     .where(and(eq(contacts.subaccountId, subaccountId), eq(contacts.phone, phone)));
   return row as ContactRow;
-};
-
-export const setOptOut = async (db: Db | Tx, subaccountId: string, phone: string, optedOut: boolean) => {
-  const contact = await contactForPhone(db, subaccountId, phone);
-  await db
-    .update(contacts)
-    .set({ optedOut, optedOutAt: optedOut ? new Date() : null, updatedAt: new Date() })
-    .where(eq(contacts.id, contact.id));
 };
 
 // --- CSV import -----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { audienceSql, CAMPAIGN_DISPATCH_JOB, getCampaign } from './campaigns';
 import { type Channel, findChannel, transportOf, webhookUrlOf } from './connections';
 import { channelEvents, WHATSAPP_WINDOW_MS } from './outbound';
 import { campaignRecipients, campaigns, channelMessages, contacts } from './schema';
+import { suppressedAmong, suppressedSql } from './suppressions';
 import { TransportError } from './transport';
 
 /**
@@ -107,21 +108,21 @@ const settleInterrupted = async (deps: Deps, channel: Channel, campaignId: strin
 /**
  * Writes the campaign's recipients from its audience, BATCH contacts per statement in contact id
  * order, keeping the last id written on the campaign so a stopped run continues where it was.
- * Opted-out numbers are written as skipped.
+ * Numbers on the sender's suppression list are written as skipped (OPTED_OUT), so the report shows them.
  */
-export const fillRecipients = async (deps: Deps, campaign: typeof campaigns.$inferSelect) => {
+export const fillRecipients = async (deps: Deps, campaign: typeof campaigns.$inferSelect, channel: Channel) => {
   let cursor = campaign.recipientsCursor;
   while (cursor !== null) {
     const audience = audienceSql(campaign.subaccountId, campaign.audience as TCampaignAudience);
     const [picked] = rowsOf<{ last: string | null; n: number }>(
       await deps.db.execute(sql`
         WITH picked AS (
-          SELECT c.id, c.phone, c.opted_out FROM ${contacts} c
+          SELECT c.id, c.phone, ${suppressedSql(channel, sql`c.phone`)} AS suppressed FROM ${contacts} c
           WHERE ${audience} AND c.id > ${cursor} ORDER BY c.id LIMIT ${BATCH}
         ), inserted AS (
           INSERT INTO ${campaignRecipients} (id, campaign_id, contact_id, phone, status, skip_reason)
           SELECT 'crc_' || substr(md5(random()::text || clock_timestamp()::text || p.id), 1, 16), ${campaign.id}, p.id, p.phone,
-            CASE WHEN p.opted_out THEN 'skipped' ELSE 'queued' END, CASE WHEN p.opted_out THEN 'OPTED_OUT' END
+            CASE WHEN p.suppressed THEN 'skipped' ELSE 'queued' END, CASE WHEN p.suppressed THEN 'OPTED_OUT' END
           FROM picked p
           ON CONFLICT (campaign_id, contact_id) DO NOTHING
         )
@@ -218,7 +219,7 @@ export const dispatchCampaign = async (
   const rate = channel.account.sendRatePerSecond;
   const quiet =
     campaign.quietStart && campaign.quietEnd ? { start: campaign.quietStart, end: campaign.quietEnd } : null;
-  await fillRecipients(deps, campaign);
+  await fillRecipients(deps, campaign, channel);
   await settleInterrupted(deps, channel, campaign.id);
 
   let batches = 0;
@@ -247,7 +248,6 @@ export const dispatchCampaign = async (
         phone: contacts.phone,
         name: contacts.name,
         attributes: contacts.attributes,
-        optedOut: contacts.optedOut,
         timeZone: contacts.timeZone,
       })
       .from(contacts)
@@ -258,6 +258,10 @@ export const dispatchCampaign = async (
         ),
       );
     const byId = new Map(people.map((person) => [person.id, person]));
+    // Asked again at the send: a STOP may have come in since the recipients were written.
+    const suppressed = await suppressedAmong(deps.db, channel, [
+      ...new Set([...claimed.map((row) => row.phone), ...people.map((person) => person.phone)]),
+    ]);
     const windowOpen = new Set<string>();
     if (type === 'whatsapp' && !campaign.whatsappTemplate) {
       const rows = rowsOf<{ phone: string }>(
@@ -293,7 +297,7 @@ export const dispatchCampaign = async (
         skip('CONTACT_DELETED');
         continue;
       }
-      if (person.optedOut) {
+      if (suppressed.has(person.phone) || suppressed.has(row.phone)) {
         skip('OPTED_OUT');
         continue;
       }

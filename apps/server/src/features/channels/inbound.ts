@@ -1,6 +1,7 @@
 import {
   INSTAGRAM_PART_LIMIT,
   KEYWORD_REPLIES,
+  type Keyword,
   keywordOf,
   splitMessage,
   splitSms,
@@ -16,9 +17,10 @@ import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
 import { getSmsSettings } from '../theme/service';
 import { type Channel, findChannel } from './connections';
-import { contactForPhone, setOptOut } from './contacts';
+import { contactForPhone } from './contacts';
 import { publishMessage, queueOutbound } from './outbound';
-import { campaignRecipients, campaigns, channelMessages, contacts } from './schema';
+import { campaignRecipients, campaigns, channelMessages } from './schema';
+import { isSuppressed, lift, suppress } from './suppressions';
 
 export const CHANNEL_INBOUND_JOB = 'channel:inbound';
 /** A reply counts for a campaign sent to the number this recently. */
@@ -31,7 +33,14 @@ export interface InboundMessage {
   /** The provider's id (Twilio's MessageSid, Meta's mid); the same id twice is one message. */
   providerSid: string;
   mediaUrls: string[];
+  /**
+   * Twilio's OptOutType (STOP, START, HELP) on numbers of a messaging service with Advanced Opt-Out,
+   * which may have keywords of its own (ARRET, …): it counts as that keyword whatever the text.
+   */
+  optOutType?: string | null;
 }
+
+const OPT_OUT_TYPES: Record<string, Keyword> = { STOP: 'opt_out', START: 'opt_in', HELP: 'help' };
 
 /**
  * Stores an inbound message and the job that answers it, in one transaction. A message whose
@@ -61,7 +70,7 @@ export const receiveInbound = async (deps: Deps, channel: Channel, message: Inbo
       deps,
       {
         type: CHANNEL_INBOUND_JOB,
-        payload: { messageId: id },
+        payload: { messageId: id, optOutType: message.optOutType ?? null },
         subaccountId: channel.connection.subaccountId,
         accountId: channel.connection.accountId,
         idempotencyKey: `inbound:${id}`,
@@ -133,7 +142,7 @@ const splitFor = (channel: Channel, text: string) =>
  * knowledge, tools, metering, human take-over), split into the channel's message size. Instagram
  * has no carrier keywords and no phone contacts: its messages go straight to the agent.
  */
-export const answerInbound = async (deps: Deps, messageId: string) => {
+export const answerInbound = async (deps: Deps, messageId: string, optOutType: string | null = null) => {
   const [message] = await deps.db.select().from(channelMessages).where(eq(channelMessages.id, messageId));
   if (!message) return { skipped: 'message deleted' };
   const channel = await findChannel(deps.db, message.connectionId);
@@ -141,19 +150,22 @@ export const answerInbound = async (deps: Deps, messageId: string) => {
   const subaccountId = channel.connection.subaccountId;
   const phone = message.contactPhone;
   const phoneChannel = channel.connection.type !== 'instagram';
-  const keyword = phoneChannel ? keywordOf(message.body) : null;
+  const keyword = phoneChannel ? (OPT_OUT_TYPES[optOutType?.toUpperCase() ?? ''] ?? keywordOf(message.body)) : null;
   const confirm = async (text: string) => {
     if (confirmsKeywordsItself(channel)) return;
     await queueOutbound(deps, channel, { to: phone, parts: [text], key: `keyword:${message.id}`, keywordReply: true });
   };
   if (keyword === 'opt_out') {
-    await setOptOut(deps.db, subaccountId, phone, true);
+    // The opt-out belongs to the number and this sender: it outlives the contact row.
+    await contactForPhone(deps.db, subaccountId, phone);
+    await suppress(deps.db, channel, phone, { keyword: optOutType ?? message.body.trim().toUpperCase() });
     await attributeToCampaign(deps, channel, phone, 'opted_out');
     await confirm(KEYWORD_REPLIES.opt_out);
     return { keyword };
   }
   if (keyword === 'opt_in') {
-    await setOptOut(deps.db, subaccountId, phone, false);
+    await contactForPhone(deps.db, subaccountId, phone);
+    await lift(deps.db, channel, phone);
     await confirm(KEYWORD_REPLIES.opt_in);
     return { keyword };
   }
@@ -163,8 +175,8 @@ export const answerInbound = async (deps: Deps, messageId: string) => {
     return { keyword };
   }
   if (phoneChannel) {
-    const contact = await contactForPhone(deps.db, subaccountId, phone);
-    if (contact.optedOut) return { skipped: 'opted out' };
+    await contactForPhone(deps.db, subaccountId, phone);
+    if (await isSuppressed(deps.db, channel, phone)) return { skipped: 'opted out' };
     await attributeToCampaign(deps, channel, phone, 'replied');
   }
   if (!channel.connection.buildId) return { skipped: 'no agent' };
@@ -240,9 +252,10 @@ const tellUnavailable = async (deps: Deps, channel: Channel, phone: string) => {
 };
 
 export const registerInboundJob = () =>
-  registerJobHandler(CHANNEL_INBOUND_JOB, async (deps, job) =>
-    answerInbound(deps, (job.payload as { messageId: string }).messageId),
-  );
+  registerJobHandler(CHANNEL_INBOUND_JOB, async (deps, job) => {
+    const payload = job.payload as { messageId: string; optOutType?: string | null };
+    return answerInbound(deps, payload.messageId, payload.optOutType ?? null);
+  });
 
 const STATUS_ORDER = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'read'];
 
@@ -283,14 +296,4 @@ export const applyStatus = async (
   }
   await publishMessage(deps, { ...row, status: mapped });
   return { ignored: false };
-};
-
-/** The opt-out state of numbers, for a batch of campaign sends. */
-export const optedOutPhones = async (deps: Deps, subaccountId: string, phones: string[]) => {
-  if (!phones.length) return new Set<string>();
-  const rows = await deps.db
-    .select({ phone: contacts.phone })
-    .from(contacts)
-    .where(and(eq(contacts.subaccountId, subaccountId), eq(contacts.optedOut, true), inArray(contacts.phone, phones)));
-  return new Set(rows.map((row) => row.phone));
 };

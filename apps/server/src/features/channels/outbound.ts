@@ -6,7 +6,8 @@ import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { enqueueJob, RetryableJobError, registerJobHandler } from '../../platform/jobs';
 import { type Channel, findChannel, markChannelError, transportOf, webhookUrlOf } from './connections';
-import { channelMessages, contacts } from './schema';
+import { channelMessages } from './schema';
+import { isSuppressed, OPTED_OUT_MESSAGE } from './suppressions';
 import { TransportError } from './transport';
 
 export const CHANNEL_SEND_JOB = 'channel:send';
@@ -121,15 +122,6 @@ export const queueOutbound = async (deps: Deps, channel: Channel, input: QueueIn
   return ids;
 };
 
-const isOptedOut = async (deps: Deps, subaccountId: string, phone: string) => {
-  const rows = await deps.db
-    .select({ optedOut: contacts.optedOut })
-    .from(contacts)
-    .where(and(eq(contacts.subaccountId, subaccountId), eq(contacts.phone, phone)))
-    .limit(1);
-  return rows[0]?.optedOut ?? false;
-};
-
 const updateMessage = async (deps: Deps, row: MessageRow, values: Partial<MessageRow>) => {
   await deps.db
     .update(channelMessages)
@@ -146,12 +138,10 @@ const updateMessage = async (deps: Deps, row: MessageRow, values: Partial<Messag
 export const sendStored = async (deps: Deps, channel: Channel, row: MessageRow, options: { keywordReply: boolean }) => {
   if (row.status !== 'queued' && row.status !== 'sending') return;
   const type = channel.connection.type;
-  if (!options.keywordReply && (await isOptedOut(deps, row.subaccountId, row.contactPhone))) {
-    await updateMessage(deps, row, {
-      status: 'failed',
-      errorCode: 'OPTED_OUT',
-      errorMessage: 'The contact replied STOP',
-    });
+  // The suppression list is asked at the send, so an opt-out that arrived after the message was
+  // queued still stops it.
+  if (!options.keywordReply && (await isSuppressed(deps.db, channel, row.contactPhone))) {
+    await updateMessage(deps, row, { status: 'failed', errorCode: 'OPTED_OUT', errorMessage: OPTED_OUT_MESSAGE });
     return;
   }
   const closed = windowMessage(type, row.contentSid);
@@ -236,11 +226,8 @@ export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone
   const closed = windowMessage(channel.connection.type, null);
   if (closed && !(await insideWhatsappWindow(deps, channel.connection.id, phone)))
     throw new AppError('SESSION_EXPIRED', closed);
-  if (await isOptedOut(deps, channel.connection.subaccountId, phone))
-    throw new AppError(
-      'MESSAGE_SEND_FAILED',
-      'This contact replied STOP and gets no more messages until they reply START.',
-    );
+  if (await isSuppressed(deps.db, channel, phone))
+    throw new AppError('MESSAGE_SEND_FAILED', OPTED_OUT_MESSAGE, { status: 409, reason: 'opted_out' });
   return (input: { threadId: string; content: string; mediaUrls?: string[]; key: string }) =>
     queueOutbound(deps, channel, {
       to: phone,

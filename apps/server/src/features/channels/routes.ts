@@ -26,6 +26,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Db } from '../../db/client';
 import { fromConnectId } from '../../platform/connect-id';
 import { AppError } from '../../platform/errors';
 import { fromParam, publicAccess, type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
@@ -47,6 +48,12 @@ const fromConnection: SubaccountResolver = async (request, deps) => {
   const id = (request.params as { connectionId?: string }).connectionId ?? '';
   return (await channels.findChannel(deps.db, id))?.connection.subaccountId ?? null;
 };
+/** The channel a `{connectId}` names, when it is one (contacts then show its sender's opt-outs). */
+const channelOfConnectId = async (db: Db, subaccountId: string, connectId: string) => {
+  const channel = connectId.startsWith('con_') ? await channels.findChannel(db, connectId) : null;
+  return channel?.connection.subaccountId === subaccountId ? channel : null;
+};
+
 const fromBody: SubaccountResolver = async (request) =>
   (request.body as { subaccountId?: string } | undefined)?.subaccountId;
 
@@ -281,7 +288,11 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
       config: subaccountAccess('viewer', fromConnectId()),
       schema: { tags, params: ZConnectParams, querystring: ZContactListQuery, response: { 200: ZContactList } },
     },
-    async (request) => contactService.listContacts(deps.db, tenantOf(request).subaccountId, request.query),
+    async (request) => {
+      const { subaccountId } = tenantOf(request);
+      const channel = await channelOfConnectId(deps.db, subaccountId, request.params.connectId);
+      return contactService.listContacts(deps.db, subaccountId, request.query, channel);
+    },
   );
 
   app.post(
@@ -290,8 +301,11 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
       config: subaccountAccess('member', fromConnectId()),
       schema: { tags, params: ZConnectParams, body: ZCreateContactRequest, response: { 201: ZContact } },
     },
-    async (request, reply) =>
-      reply.status(201).send(await contactService.createContact(deps.db, tenantOf(request).subaccountId, request.body)),
+    async (request, reply) => {
+      const { subaccountId } = tenantOf(request);
+      const channel = await channelOfConnectId(deps.db, subaccountId, request.params.connectId);
+      return reply.status(201).send(await contactService.createContact(deps.db, subaccountId, request.body, channel));
+    },
   );
 
   app.patch(
@@ -305,8 +319,11 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZContact },
       },
     },
-    async (request) =>
-      contactService.updateContact(deps.db, tenantOf(request).subaccountId, request.params.contactId, request.body),
+    async (request) => {
+      const { subaccountId } = tenantOf(request);
+      const channel = await channelOfConnectId(deps.db, subaccountId, request.params.connectId);
+      return contactService.updateContact(deps.db, subaccountId, request.params.contactId, request.body, channel);
+    },
   );
 
   app.delete(

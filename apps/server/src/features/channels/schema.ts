@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { connections } from '../connections/schema';
 import { subaccounts } from '../tenancy/schema';
 
@@ -76,8 +86,6 @@ export const contacts = pgTable(
     phone: text('phone').notNull(),
     name: text('name'),
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
-    optedOut: boolean('opted_out').notNull().default(false),
-    optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
     timeZone: text('time_zone'),
     attributes: jsonb('attributes').$type<Record<string, string>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -86,6 +94,35 @@ export const contacts = pgTable(
   (table) => [
     uniqueIndex('contacts_subaccount_phone_idx').on(table.subaccountId, table.phone),
     index('contacts_tags_idx').using('gin', table.tags),
+  ],
+);
+
+/**
+ * Numbers that opted out of a sender (the person texted STOP), kept apart from contacts: deleting
+ * a contact and adding it again, by hand, the API or an import, never erases an opt-out, and only
+ * the person's own START to that sender lifts it. `sender` is the sending identity (`senderKeyOf`
+ * in suppressions.ts: the Twilio number or messaging service, or a sandbox connection), or `*` for
+ * every sender of the sub-account (set by hand from the contacts list, or recorded before this list).
+ */
+export const channelSuppressions = pgTable(
+  'channel_suppressions',
+  {
+    subaccountId: text('subaccount_id')
+      .notNull()
+      .references(() => subaccounts.id, { onDelete: 'cascade' }),
+    sender: text('sender').notNull(),
+    phone: text('phone').notNull(),
+    /** The connection the opt-out came through; kept when that connection is deleted. */
+    connectionId: text('connection_id'),
+    /** keyword (the person's STOP), manual (marked from the contacts list) or migrated (the old contact flag). */
+    source: text('source', { enum: ['keyword', 'manual', 'migrated'] }).notNull(),
+    /** The word the person sent (STOP, UNSUBSCRIBE …) or Twilio's OptOutType. */
+    keyword: text('keyword'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.subaccountId, table.sender, table.phone] }),
+    index('channel_suppressions_phone_idx').on(table.subaccountId, table.phone),
   ],
 );
 

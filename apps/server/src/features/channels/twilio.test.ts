@@ -8,7 +8,7 @@ import { seedAgent } from '../agents/seed';
 import { connections } from '../connections/schema';
 import { threads } from '../conversations/schema';
 import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
-import { channelAccounts, channelMessages, contacts } from './schema';
+import { channelAccounts, channelMessages, channelSuppressions } from './schema';
 
 const PUBLIC_URL = 'https://switchboard.example.com';
 let t: TestApp;
@@ -227,18 +227,18 @@ describe('an SMS agent on Twilio', () => {
   it('STOP opts the number out (Twilio confirms it on SMS): the agent answers nothing until START', async () => {
     const phone = '+15551230005';
     await webhook(connectionId, inbound(phone, 'STOP', `SM${'5'.repeat(32)}`));
-    const contact = await until(
-      async () => (await t.deps.db.select().from(contacts).where(eq(contacts.phone, phone)))[0],
-      (row) => Boolean(row?.optedOut),
+    const suppressed = await until(
+      async () => t.deps.db.select().from(channelSuppressions).where(eq(channelSuppressions.phone, phone)),
+      (rows) => rows.length > 0,
     );
-    expect(contact?.optedOut).toBe(true);
+    expect(suppressed[0]).toMatchObject({ sender: 'sms:+15557654321', connectionId, keyword: 'STOP' });
     await webhook(connectionId, inbound(phone, 'Are you open?', `SM${'6'.repeat(32)}`));
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(sentTo(phone)).toHaveLength(0);
     await webhook(connectionId, inbound(phone, 'START', `SM${'7'.repeat(32)}`));
     await until(
-      async () => (await t.deps.db.select().from(contacts).where(eq(contacts.phone, phone)))[0],
-      (row) => row?.optedOut === false,
+      async () => t.deps.db.select().from(channelSuppressions).where(eq(channelSuppressions.phone, phone)),
+      (rows) => rows.length === 0,
     );
     await webhook(connectionId, inbound(phone, 'Are you open now?', `SM${'8'.repeat(32)}`));
     expect(

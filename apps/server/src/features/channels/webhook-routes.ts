@@ -67,6 +67,7 @@ export const twilioWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
         body: (params.Body ?? '').slice(0, 1600),
         providerSid: sid,
         mediaUrls,
+        optOutType: params.OptOutType ?? null,
       });
       return EMPTY_TWIML;
     },
