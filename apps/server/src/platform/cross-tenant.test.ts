@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { debitUsages } from '../features/billing/ledger';
 import { DEMO_AGENCY, type SeededAgency, seedAgency } from '../features/tenancy/seed';
 import { startTestApp, type TestApp } from '../testing/harness';
 import { createTenantObjects, fillPath } from '../testing/tenant-objects';
@@ -128,4 +129,128 @@ describe('cross-tenant access', () => {
       expect(response.body).not.toContain(theirs.ownerId);
     }
   });
+});
+
+/**
+ * A client's login: a member (and an admin) of one sub-account of an agency with several clients,
+ * over every route, in its own sub-account with the other client's ids in the path. The agency's
+ * money answers 403 or 404; usage and allowances show its own sub-account only; no answer carries
+ * another client's ids, names or figures, nor the agency's invoice.
+ */
+describe('a client scoped to one sub-account of a multi-client agency', () => {
+  let multi: SeededAgency;
+  let alpha: string;
+  let betaIds: Record<string, string>;
+  let marks: string[];
+
+  /** Routes about the agency's money: its manager's only. */
+  const AGENCY_MONEY = [
+    /^\/(api\/)?stripe\//,
+    /^\/api\/billing\/(overview|low-balance-alerts|auto-recharge|subaccount-selection|sandbox\/)/,
+    /^\/api\/openrouter\/credits\//,
+  ];
+  /** Reads everyone in the account makes, filtered to the caller's sub-accounts. */
+  const CLIENT_READS = ['/api/openrouter/usage', '/api/usage/breakdown', '/api/billing/allowances'];
+  const isMoney = (route: GuardedRoute) =>
+    AGENCY_MONEY.some((pattern) => pattern.test(route.url)) ||
+    (route.method === 'PUT' && route.url === '/api/billing/allowances/:subaccountId');
+
+  beforeAll(async () => {
+    multi = await seedAgency(t.deps.db, {
+      accountName: 'Multi Client Agency',
+      owner: { email: 'owner@multi.test', name: 'Multi Owner' },
+      subaccounts: ['Multi HQ', 'Client Alpha', 'Client Beta Co'],
+      users: [
+        { email: 'member@alpha.test', name: 'Alpha Member', role: 'member', subaccounts: ['Client Alpha'] },
+        { email: 'admin@alpha.test', name: 'Alpha Admin', role: 'admin', subaccounts: ['Client Alpha'] },
+      ],
+    });
+    const [hq, alphaId, beta] = multi.subaccountIds as [string, string, string];
+    alpha = alphaId;
+    const owner = await t.cookieFor(multi.ownerId);
+    const asOwner = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+      const response = await t.app.inject({ method, url, payload, headers: { cookie: owner, 'x-subaccount-id': hq } });
+      expect(response.statusCode, `${url}: ${response.body}`).toBeLessThan(300);
+      return response.json();
+    };
+    const checkout = await asOwner('POST', '/api/stripe/create-checkout', { priceId: 'sb_growth_month_3000' });
+    const checkoutId = String(checkout.url).split('/billing/sandbox/')[1];
+    await asOwner('POST', `/api/billing/sandbox/checkouts/${checkoutId}/complete`, { outcome: 'pay' });
+    const invoiceId = (await asOwner('GET', '/api/billing/overview')).invoices[0].id as string;
+    await asOwner('PUT', `/api/billing/allowances/${beta}`, { monthlyCredits: 98765.4 });
+    betaIds = await createTenantObjects(t, owner, beta);
+    const call = (subaccountId: string, credits: number, key: string, extra: object = {}) => ({
+      accountId: multi.accountId,
+      subaccountId,
+      model: 'offline-mini',
+      inputTokens: 1,
+      outputTokens: 1,
+      credits,
+      idempotencyKey: key,
+      source: 'test',
+      ...extra,
+    });
+    await debitUsages(t.deps, [
+      call(beta, 6.54321, 'beta-usage', { model: 'beta-model-x', channel: 'sms' }),
+      call(hq, 2.34567, 'hq-usage'),
+      call(alpha, 1.5, 'alpha-usage'),
+    ]);
+    marks = [
+      // Real ids only (a missing object's placeholder such as 's1' could match random text).
+      ...Object.values(betaIds).filter((id) => /^[a-z]+_\w{8,}$/.test(id)),
+      hq,
+      'Multi HQ',
+      'Client Beta Co',
+      'Their Secret Agent',
+      'beta-model-x',
+      '6.54321',
+      '2.34567',
+      '98765.4',
+      invoiceId,
+      checkoutId as string,
+    ];
+  });
+
+  it("lists only the client's own allowance and usage", async () => {
+    const cookie = await t.cookieFor(multi.userIds['member@alpha.test'] as string);
+    const get = async (url: string) =>
+      (await t.app.inject({ url, headers: { cookie, 'x-subaccount-id': alpha } })).json();
+    const allowances = await get('/api/billing/allowances');
+    expect(allowances.subaccounts.map((row: { subaccountId: string }) => row.subaccountId)).toEqual([alpha]);
+    const bySubaccount = await get('/api/usage/breakdown?groupBy=subaccount');
+    expect(bySubaccount.rows.map((row: { key: string }) => row.key)).toEqual([alpha]);
+    const usage = await get('/api/openrouter/usage');
+    expect(usage.balance).toBeNull();
+    expect(usage.usageLogs.map((log: { cost: number }) => log.cost)).toEqual([1.5]);
+  });
+
+  it.each(['member@alpha.test', 'admin@alpha.test'])(
+    'answers every route to %s without another client or the agency money',
+    { timeout: 180_000 },
+    async (email) => {
+      const cookie = await t.cookieFor(multi.userIds[email] as string);
+      const tried = protectedRoutes().filter(
+        (route) => route.url.includes(':') || route.access.kind === 'subaccount' || route.method === 'GET',
+      );
+      for (const [index, route] of tried.entries()) {
+        const payload = validBody(route, index);
+        const response = await t.app.inject({
+          method: route.method as 'GET',
+          url: fillPath(route.url, betaIds),
+          headers: { cookie, 'x-subaccount-id': alpha },
+          payload,
+        });
+        const where = `${email}: ${route.method} ${route.url} answered ${response.statusCode}`;
+        for (const mark of marks) expect(response.body, `${where} with ${mark}`).not.toContain(mark);
+        const params = [...route.url.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1] as string);
+        if (isMoney(route) || (params.length > 0 && params.every((name) => name in betaIds))) {
+          expect([403, 404], `${where}: ${response.body}`).toContain(response.statusCode);
+        } else if (CLIENT_READS.includes(route.url)) {
+          expect(response.statusCode, `${where}: ${response.body}`).toBe(200);
+        } else if (/^\/(api\/)?(billing|stripe|usage)\/|^\/api\/openrouter\/(usage|credits)/.test(route.url)) {
+          throw new Error(`${route.method} ${route.url}: say whether it is the agency's money or a client's read`);
+        }
+      }
+    },
+  );
 });

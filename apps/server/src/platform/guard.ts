@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { type Caller, callerFromSession } from '../features/auth/session';
 import { memberships, subaccounts } from '../features/tenancy/schema';
+import { type AccountScope, type AccountView, accountScopeFor } from './account-scope';
 import type { Deps } from './deps';
 import { AppError } from './errors';
 import { TtlCache } from './ttl-cache';
@@ -16,12 +17,24 @@ export type SubaccountResolver = (request: FastifyRequest, deps: Deps) => Promis
  * - `public`: anyone, the caller is still resolved when a session exists;
  * - `user`: a signed-in user (session or API key), who owns the thing the route is about when
  *   `owns` is given;
- * - `subaccount`: a signed-in user with at least `role` in the sub-account the resolver finds.
+ * - `subaccount`: a signed-in user with at least `role` in the sub-account the resolver finds; with
+ *   `account`, the route is about the whole account (its money, its clients): `manage` admits only
+ *   the account's manager (account-scope.ts), `scope` admits anyone and gives the route the
+ *   sub-accounts the caller may see (accountScopeOf).
  */
 export type AccessRule =
   | { kind: 'public' }
   | { kind: 'user'; owns?: OwnershipCheck; sessionOnly?: boolean }
-  | { kind: 'subaccount'; role: TRole; subaccount: SubaccountResolver; allowLocked?: boolean };
+  | {
+      kind: 'subaccount';
+      role: TRole;
+      subaccount: SubaccountResolver;
+      allowLocked?: boolean;
+      account?: AccountAccess;
+    };
+
+/** How a route reaches the account of its sub-account: as its manager, or scoped to the caller's clients. */
+export type AccountAccess = 'manage' | 'scope';
 
 export interface Tenant {
   subaccountId: string;
@@ -29,6 +42,8 @@ export interface Tenant {
   role: TRole;
   /** Locked by the plan (more sub-accounts than it allows): reads only, see lockedSubaccount(). */
   locked?: boolean;
+  /** What the caller may see of the account, for routes that declare `account`. */
+  account?: AccountScope;
 }
 
 export interface GuardedRoute {
@@ -70,14 +85,21 @@ export const userAccess = (options: { owns?: OwnershipCheck; sessionOnly?: boole
 /**
  * A member of the sub-account with at least `role`. A sub-account locked by the plan answers every
  * write with 403 (lockedSubaccount) unless the route sets `allowLocked` (billing: the way out).
+ * `account`: the route is about the whole account (see AccessRule).
  */
 export const subaccountAccess = (
   role: TRole,
   subaccount: SubaccountResolver,
-  options: { allowLocked?: boolean } = {},
+  options: { allowLocked?: boolean; account?: AccountAccess } = {},
 ): { access: AccessRule } => ({
   access: { kind: 'subaccount', role, subaccount, ...options },
 });
+
+/** The answer to a caller who is not the account's manager on a route about the agency's money. */
+export const notAccountManager = () =>
+  new AppError('FORBIDDEN', "Only the agency's owner or an admin of all its sub-accounts can manage billing", {
+    reason: 'account_manager_required',
+  });
 
 /** The answer to a write on a locked sub-account: why, and the way to unlock it. */
 export const lockedSubaccount = () =>
@@ -214,8 +236,15 @@ export const installGuard = (app: FastifyInstance) => {
     if (tenant.locked && !rule.allowLocked && request.method !== 'GET' && request.method !== 'HEAD') {
       throw lockedSubaccount();
     }
-    request.tenant = tenant;
+    request.tenant = rule.account ? await withAccountScope(app.deps.db, request.caller, tenant, rule.account) : tenant;
   });
+};
+
+/** The tenant with the caller's scope in its account (a copy: the tenant may be the cached one). */
+const withAccountScope = async (db: Db, caller: Caller, tenant: Tenant, access: AccountAccess): Promise<Tenant> => {
+  const account = await accountScopeFor(db, caller, tenant.accountId);
+  if (access === 'manage' && !account.manager) throw notAccountManager();
+  return { ...tenant, account };
 };
 
 export const sessionCallerResolver: CallerResolver = (request, deps) => callerFromSession(deps.db, request);
@@ -230,4 +259,11 @@ export const callerOf = (request: FastifyRequest): Caller => {
 export const tenantOf = (request: FastifyRequest): Tenant => {
   if (!request.tenant) throw new AppError('NOT_FOUND', 'Not found');
   return request.tenant;
+};
+
+/** The account and the caller's scope in it, on a route whose rule declares `account`. */
+export const accountScopeOf = (request: FastifyRequest): AccountView => {
+  const tenant = tenantOf(request);
+  if (!tenant.account) throw new Error(`${request.routeOptions.url} declares no account access`);
+  return { accountId: tenant.accountId, ...tenant.account };
 };

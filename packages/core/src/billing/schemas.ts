@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZCapabilities } from './capabilities';
 import { MISSING_PRICE_ID } from './plan-change';
 
 /** Request payloads of the billing calls (spec billing-accounts 7). */
@@ -78,7 +79,11 @@ export type TUsageLog = z.infer<typeof ZUsageLog>;
 export const ZUsageResponse = z.object({
   hasKey: z.boolean(),
   error: z.string().nullable(),
-  balance: ZUsageBalance,
+  /** The account's credits and plan: null for a caller who does not manage the agency's billing. */
+  balance: ZUsageBalance.nullable(),
+  /** What the plan allows (the screens' gates), for everyone in the account. */
+  capabilities: ZCapabilities,
+  /** The calls of the sub-accounts the caller may see (all of them for the account's manager). */
   usageLogs: z.array(ZUsageLog),
 });
 export type TUsageResponse = z.infer<typeof ZUsageResponse>;

@@ -30,6 +30,12 @@ export const ZAccount = z.object({
   id: z.string(),
   name: z.string(),
   isOwner: z.boolean(),
+  /**
+   * The caller manages the agency (its owner, or an admin of every sub-account): its plan, invoices,
+   * card, credits and every client's usage, and adding clients. Anyone else sees the usage and
+   * allowances of their own sub-accounts only.
+   */
+  canManageBilling: z.boolean(),
   subaccounts: z.array(ZSubaccount),
 });
 export type TAccount = z.infer<typeof ZAccount>;

@@ -7,6 +7,7 @@
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { arrayParam } from '../../db/bulk-insert';
+import { type AccountView, visibleTo, wholeAccount } from '../../platform/account-scope';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { TtlCache } from '../../platform/ttl-cache';
@@ -78,8 +79,12 @@ export const subaccountUsageWrite = (usages: { subaccountId: string | null; cred
     ON CONFLICT (subaccount_id, month) DO UPDATE SET credits = ${subaccountMonthlyUsage}.credits + excluded.credits`;
 };
 
-/** The account's sub-accounts with their allowance and use this month (the Usage page). */
-export const listAllowances = async (deps: Deps, accountId: string) => {
+/**
+ * The account's sub-accounts with their allowance and use this month (the Usage page): all of them
+ * for the account's manager, else the caller's own.
+ */
+export const listAllowances = async (deps: Deps, view: AccountView) => {
+  const { accountId } = view;
   const month = monthOf();
   const rows = await deps.db
     .select({
@@ -95,7 +100,7 @@ export const listAllowances = async (deps: Deps, accountId: string) => {
       subaccountMonthlyUsage,
       and(eq(subaccountMonthlyUsage.subaccountId, subaccounts.id), eq(subaccountMonthlyUsage.month, month)),
     )
-    .where(eq(subaccounts.accountId, accountId))
+    .where(and(eq(subaccounts.accountId, accountId), visibleTo(view, subaccounts.id)))
     .orderBy(subaccounts.createdAt);
   return {
     month,
@@ -138,5 +143,5 @@ export const setAllowance = async (
       });
   }
   allowances.delete(subaccountId);
-  return listAllowances(deps, accountId);
+  return listAllowances(deps, wholeAccount(accountId));
 };

@@ -96,8 +96,8 @@ describe('Billing in Settings (sandbox provider)', () => {
     expect(paid.body.invoices).toEqual([
       expect.objectContaining({ amount: 2500, currency: 'USD', status: 'paid', description: 'Starter 500 credits' }),
     ]);
-    // Viewers read the section; they cannot change it.
-    expect((await viewer('GET', '/api/billing/overview')).status).toBe(200);
+    // The agency's plan, card and invoices are its manager's: a viewer neither reads nor changes them.
+    expect((await viewer('GET', '/api/billing/overview')).status).toBe(403);
     expect((await viewer('PUT', '/api/billing/low-balance-alerts', { thresholds: [20] })).status).toBe(403);
     expect((await viewer('POST', '/stripe/cancel-subscription', { cancelAtPeriodEnd: true })).status).toBe(403);
   });

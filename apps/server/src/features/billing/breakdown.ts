@@ -1,10 +1,12 @@
 /**
  * GET /api/usage/breakdown: the account's metered usage aggregated in the database by day,
  * sub-account, agent, channel or model between two dates (UTC, both included), so an agency can
- * rebill each client. One GROUP BY over usage_logs (index on account and time).
+ * rebill each client. One GROUP BY over usage_logs (index on account and time). A caller who does
+ * not manage the account sees only the calls of their own sub-accounts, whatever the grouping.
  */
 import type { TUsageBreakdownQuery, TUsageBreakdownRow } from '@switchboard/core';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { type AccountView, visibleTo } from '../../platform/account-scope';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { agents } from '../agents/schema';
@@ -14,7 +16,8 @@ import { usageLogs } from './schema';
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
 
-export const usageBreakdown = async (deps: Deps, accountId: string, query: TUsageBreakdownQuery) => {
+export const usageBreakdown = async (deps: Deps, view: AccountView, query: TUsageBreakdownQuery) => {
+  const { accountId } = view;
   const to = query.to ? new Date(`${query.to}T00:00:00Z`) : new Date(new Date().toISOString().slice(0, 10));
   const from = query.from ? new Date(`${query.from}T00:00:00Z`) : new Date(to.getTime() - 29 * DAY_MS);
   if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) {
@@ -43,6 +46,7 @@ export const usageBreakdown = async (deps: Deps, accountId: string, query: TUsag
     .where(
       and(
         eq(usageLogs.accountId, accountId),
+        visibleTo(view, usageLogs.subaccountId),
         gte(usageLogs.createdAt, from),
         lt(usageLogs.createdAt, new Date(to.getTime() + DAY_MS)),
       ),
@@ -56,7 +60,7 @@ export const usageBreakdown = async (deps: Deps, accountId: string, query: TUsag
     for (const row of await deps.db
       .select({ id: subaccounts.id, name: subaccounts.name })
       .from(subaccounts)
-      .where(eq(subaccounts.accountId, accountId)))
+      .where(and(eq(subaccounts.accountId, accountId), visibleTo(view, subaccounts.id))))
       names.set(row.id, row.name);
   }
   if (ids.length && query.groupBy === 'agent') {
@@ -64,7 +68,7 @@ export const usageBreakdown = async (deps: Deps, accountId: string, query: TUsag
       .select({ id: agents.id, name: agents.name })
       .from(agents)
       .innerJoin(subaccounts, eq(subaccounts.id, agents.subaccountId))
-      .where(eq(subaccounts.accountId, accountId)))
+      .where(and(eq(subaccounts.accountId, accountId), visibleTo(view, subaccounts.id))))
       names.set(row.id, row.name);
   }
   const result: TUsageBreakdownRow[] = rows.map((row) => ({

@@ -13,8 +13,9 @@ import {
 } from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { callerOf, fromCurrentSubaccount, publicAccess, subaccountAccess, tenantOf } from '../../platform/guard';
+import { accountScopeOf, callerOf, publicAccess, tenantOf } from '../../platform/guard';
 import { originOf } from '../../platform/http';
+import { accountManager, clientScoped } from './access';
 import { listAllowances, setAllowance } from './allowances';
 import { usageBreakdown } from './breakdown';
 import { paymentsMode, servedCatalog } from './catalog';
@@ -27,9 +28,7 @@ import { getUsage, redeemPromo } from './usage';
 import { paymentEventRoutes } from './webhook-routes';
 
 const tags = ['billing'];
-// Billing is the way out of a lock: it works from a locked sub-account too.
-const reader = () => subaccountAccess('viewer', fromCurrentSubaccount(), { allowLocked: true });
-const manager = () => subaccountAccess('admin', fromCurrentSubaccount(), { allowLocked: true });
+const manager = accountManager;
 const ZUpgradeBody = ZUpgradeRequest.extend({ prorationDate: z.number().int().positive().optional() });
 
 /**
@@ -71,8 +70,8 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/openrouter/usage',
-    { config: reader(), schema: { tags, response: { 200: ZUsageResponse } } },
-    async (request) => getUsage(deps, tenantOf(request).accountId),
+    { config: clientScoped(), schema: { tags, response: { 200: ZUsageResponse } } },
+    async (request) => getUsage(deps, accountScopeOf(request)),
   );
 
   app.post('/api/openrouter/credits/redeem', { config: manager(), schema: { tags } }, async (request) =>
@@ -89,12 +88,12 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/api/usage/breakdown', { config: reader(), schema: { tags } }, async (request) =>
-    usageBreakdown(deps, tenantOf(request).accountId, parse(ZUsageBreakdownQuery, request.query)),
+  app.get('/api/usage/breakdown', { config: clientScoped(), schema: { tags } }, async (request) =>
+    usageBreakdown(deps, accountScopeOf(request), parse(ZUsageBreakdownQuery, request.query)),
   );
 
-  app.get('/api/billing/allowances', { config: reader(), schema: { tags } }, async (request) =>
-    listAllowances(deps, tenantOf(request).accountId),
+  app.get('/api/billing/allowances', { config: clientScoped(), schema: { tags } }, async (request) =>
+    listAllowances(deps, accountScopeOf(request)),
   );
 
   app.put(
@@ -107,7 +106,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       setAllowance(deps, tenantOf(request).accountId, request.params.subaccountId, request.body.monthlyCredits),
   );
 
-  app.get('/api/billing/subaccount-selection', { config: reader(), schema: { tags } }, async (request) =>
+  app.get('/api/billing/subaccount-selection', { config: manager(), schema: { tags } }, async (request) =>
     subaccountSelection(deps, tenantOf(request).accountId),
   );
 
@@ -144,7 +143,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       { config: manager(), schema: { tags, body: ZPortalRequest } },
       async (request) => checkout.createPortal(deps, { ...ctx(request), returnUrl: request.body.returnUrl }),
     );
-    app.get(`${prefix}/subscription-details`, { config: reader(), schema: { tags } }, async (request) =>
+    app.get(`${prefix}/subscription-details`, { config: manager(), schema: { tags } }, async (request) =>
       checkout.subscriptionDetails(deps, tenantOf(request).accountId),
     );
     app.post(`${prefix}/preview-upgrade`, { config: manager(), schema: { tags } }, async (request) => {

@@ -2,19 +2,20 @@
 import { ZAutoRechargeRequest, ZLowBalanceAlertsRequest } from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { fromCurrentSubaccount, subaccountAccess, tenantOf } from '../../platform/guard';
+import { tenantOf } from '../../platform/guard';
 import { originOf } from '../../platform/http';
+import { accountManager } from './access';
 import { billingOverview, setAutoRecharge, setLowBalanceAlerts } from './billing-settings';
 
 const tags = ['billing'];
-const reader = () => subaccountAccess('viewer', fromCurrentSubaccount(), { allowLocked: true });
-const manager = () => subaccountAccess('admin', fromCurrentSubaccount(), { allowLocked: true });
+// The plan, card, invoices, packs, alerts and auto-recharge are the agency's: its manager's only.
+const manager = accountManager;
 const parse = <T>(schema: z.ZodType<T>, body: unknown): T => schema.parse(body ?? {});
 
 export const billingSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
 
-  app.get('/api/billing/overview', { config: reader(), schema: { tags } }, async (request) =>
+  app.get('/api/billing/overview', { config: manager(), schema: { tags } }, async (request) =>
     billingOverview(deps, tenantOf(request).accountId, originOf(request, deps.env)),
   );
 

@@ -1,10 +1,11 @@
 /** The usage response of spec billing-accounts 3 and promo-code redemption. */
 import type { TUsageResponse } from '@switchboard/core';
 import { and, desc, eq } from 'drizzle-orm';
+import { type AccountView, visibleTo, wholeAccount } from '../../platform/account-scope';
 import type { Deps } from '../../platform/deps';
 import type { Env } from '../../platform/env';
 import { AppError } from '../../platform/errors';
-import { billingRow, currentPlan } from './account';
+import { type BillingRow, billingRow, currentPlan } from './account';
 import { addGrant, lockAccount, roundCredits, sumEntries } from './ledger-repo';
 import { creditEntries, creditGrants, usageLogs } from './schema';
 
@@ -34,39 +35,25 @@ const grantSums = async (deps: Deps, accountId: string) => {
   return sums;
 };
 
-export const getUsage = async (deps: Deps, accountId: string): Promise<TUsageResponse> => {
+/**
+ * The usage screen's data as the caller may see it: the account's manager gets the balance, plan
+ * and every call; anyone else the plan's capabilities and the calls of their own sub-accounts.
+ */
+export const getUsage = async (deps: Deps, view: AccountView): Promise<TUsageResponse> => {
+  const { accountId } = view;
   const row = await billingRow(deps, accountId);
-  const balance = await sumEntries(deps.db, accountId);
-  const sums = await grantSums(deps, accountId);
   const plan = currentPlan(deps, row);
-  const totalLimit = roundCredits(sums.planGranted + sums.bonusGranted);
   const logs = await deps.db
     .select()
     .from(usageLogs)
-    .where(eq(usageLogs.accountId, accountId))
+    .where(and(eq(usageLogs.accountId, accountId), visibleTo(view, usageLogs.subaccountId)))
     .orderBy(desc(usageLogs.createdAt))
     .limit(500);
   return {
     hasKey: true,
     error: null,
-    balance: {
-      planCode: row.planCode,
-      tierCode: row.tierCode,
-      configuredLimit: plan.creditLimit,
-      effectiveLimit: totalLimit,
-      planCreditLimit: roundCredits(sums.planGranted),
-      totalCreditLimit: totalLimit,
-      usageUsed: roundCredits(Math.max(0, totalLimit - balance)),
-      creditsRemaining: balance,
-      planCreditsRemaining: roundCredits(sums.planRemaining),
-      bonusCreditsGranted: roundCredits(sums.bonusGranted),
-      bonusCreditsTotal: roundCredits(sums.bonusTotal),
-      bonusCreditsRemaining: roundCredits(sums.bonusRemaining),
-      totalCreditsRemaining: balance,
-      scheduledPriceId: row.scheduledPriceId,
-      scheduledChangeDate: row.scheduledChangeDate?.toISOString() ?? null,
-      cancelAtPeriodEnd: row.cancelAtPeriodEnd,
-    },
+    balance: view.manager ? await accountBalance(deps, row, plan.creditLimit) : null,
+    capabilities: plan.capabilities,
     usageLogs: logs.map((log) => ({
       id: log.id,
       timestamp: log.createdAt.toISOString(),
@@ -75,6 +62,36 @@ export const getUsage = async (deps: Deps, accountId: string): Promise<TUsageRes
       usage_total: log.inputTokens + log.outputTokens,
       source: log.source,
     })),
+  };
+};
+
+/** The account's credits and plan (the manager's part of the usage response). */
+const accountBalance = async (
+  deps: Deps,
+  row: BillingRow,
+  configuredLimit: number,
+): Promise<NonNullable<TUsageResponse['balance']>> => {
+  const { accountId } = row;
+  const balance = await sumEntries(deps.db, accountId);
+  const sums = await grantSums(deps, accountId);
+  const totalLimit = roundCredits(sums.planGranted + sums.bonusGranted);
+  return {
+    planCode: row.planCode,
+    tierCode: row.tierCode,
+    configuredLimit,
+    effectiveLimit: totalLimit,
+    planCreditLimit: roundCredits(sums.planGranted),
+    totalCreditLimit: totalLimit,
+    usageUsed: roundCredits(Math.max(0, totalLimit - balance)),
+    creditsRemaining: balance,
+    planCreditsRemaining: roundCredits(sums.planRemaining),
+    bonusCreditsGranted: roundCredits(sums.bonusGranted),
+    bonusCreditsTotal: roundCredits(sums.bonusTotal),
+    bonusCreditsRemaining: roundCredits(sums.bonusRemaining),
+    totalCreditsRemaining: balance,
+    scheduledPriceId: row.scheduledPriceId,
+    scheduledChangeDate: row.scheduledChangeDate?.toISOString() ?? null,
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
   };
 };
 
@@ -112,6 +129,6 @@ export const redeemPromo = async (deps: Deps, accountId: string, rawCode: string
       reason: 'already_redeemed',
     });
   }
-  const usage = await getUsage(deps, accountId);
+  const usage = await getUsage(deps, wholeAccount(accountId));
   return { success: true, amount, balance: usage.balance };
 };

@@ -3,20 +3,13 @@
  * sandbox checkout page's pay/decline call, which drives the same event handler.
  */
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { managesAccount } from '../../platform/account-scope';
 import { AppError } from '../../platform/errors';
-import {
-  callerOf,
-  fromCurrentSubaccount,
-  publicAccess,
-  subaccountAccess,
-  tenantOf,
-  userAccess,
-} from '../../platform/guard';
+import { callerOf, publicAccess, tenantOf, userAccess } from '../../platform/guard';
 import { originOf } from '../../platform/http';
-import { accounts, memberships, subaccounts } from '../tenancy/schema';
+import { accountManager } from './access';
 import { billingRow, providerFor, subscriptionNotFound } from './account';
 import { usesStripe } from './catalog';
 import { SandboxProvider } from './sandbox-provider';
@@ -58,27 +51,13 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
     return provider;
   };
 
-  /** The sandbox checkout, only for the owner or an admin of the account it belongs to (who may buy plans). */
+  /** The sandbox checkout, only for the manager of the account it belongs to (who may buy plans). */
   const ownCheckout = async (provider: SandboxProvider, id: string, userId: string) => {
     const checkout = await provider.checkoutDetails(id);
     if (!checkout) throw new AppError('NOT_FOUND', 'Checkout not found');
-    const owner = await deps.db
-      .select({ id: accounts.id })
-      .from(accounts)
-      .where(and(eq(accounts.id, checkout.accountId), eq(accounts.ownerUserId, userId)));
-    const member = await deps.db
-      .select({ id: memberships.id })
-      .from(memberships)
-      .innerJoin(subaccounts, eq(subaccounts.id, memberships.subaccountId))
-      .where(
-        and(
-          eq(subaccounts.accountId, checkout.accountId),
-          eq(memberships.userId, userId),
-          eq(memberships.role, 'admin'),
-        ),
-      )
-      .limit(1);
-    if (!owner[0] && !member[0]) throw new AppError('NOT_FOUND', 'Checkout not found');
+    if (!(await managesAccount(deps.db, userId, checkout.accountId))) {
+      throw new AppError('NOT_FOUND', 'Checkout not found');
+    }
     return checkout;
   };
 
@@ -165,7 +144,7 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Sandbox only, outside production: ends the billing period now (renewal, scheduled change, cancellation). */
   app.post(
     '/api/billing/sandbox/renew',
-    { config: subaccountAccess('admin', fromCurrentSubaccount(), { allowLocked: true }), schema: { tags, hide: true } },
+    { config: accountManager(), schema: { tags, hide: true } },
     async (request) => {
       if (deps.env.NODE_ENV === 'production') throw new AppError('NOT_FOUND', 'Not found');
       const provider = sandboxFor(originOf(request, deps.env));

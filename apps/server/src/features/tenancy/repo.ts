@@ -1,6 +1,7 @@
 import type { TAccount, TMember, TRole, TSubaccount } from '@switchboard/core';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { managedAccountIds, managesAccount } from '../../platform/account-scope';
 import { newId } from '../../platform/ids';
 import { users } from '../auth/schema';
 import { accounts, invites, memberships, subaccounts } from './schema';
@@ -93,11 +94,18 @@ export const listAccountsForUser = async (db: Db, userId: string): Promise<TAcco
     db,
     rows.map((row) => row.subaccountId),
   );
+  const managed = await managedAccountIds(db, userId, [...new Set(rows.map((row) => row.accountId))]);
   const byAccount = new Map<string, TAccount>();
   for (const row of rows) {
     let account = byAccount.get(row.accountId);
     if (!account) {
-      account = { id: row.accountId, name: row.accountName, isOwner: row.ownerUserId === userId, subaccounts: [] };
+      account = {
+        id: row.accountId,
+        name: row.accountName,
+        isOwner: row.ownerUserId === userId,
+        canManageBilling: managed.has(row.accountId),
+        subaccounts: [],
+      };
       byAccount.set(row.accountId, account);
     }
     const subaccount: TSubaccount = {
@@ -125,16 +133,8 @@ export const findSubaccount = async (db: Db, subaccountId: string) => {
   return rows[0] ?? null;
 };
 
-/** True when the user may act for the whole account: its owner or an admin of one of its sub-accounts. */
-export const isAccountAdmin = async (db: Db, userId: string, accountId: string) => {
-  const rows = await db
-    .select({ id: memberships.id })
-    .from(memberships)
-    .innerJoin(subaccounts, eq(subaccounts.id, memberships.subaccountId))
-    .where(and(eq(subaccounts.accountId, accountId), eq(memberships.userId, userId), eq(memberships.role, 'admin')))
-    .limit(1);
-  return rows.length > 0;
-};
+/** True when the user may act for the whole account (add clients): its manager, see account-scope.ts. */
+export const isAccountAdmin = (db: Db, userId: string, accountId: string) => managesAccount(db, userId, accountId);
 
 export const listMembers = async (db: Db, subaccountId: string): Promise<TMember[]> => {
   const active = await db

@@ -11,8 +11,11 @@ export interface AgencySeed {
   accountName: string;
   owner: { email: string; name: string };
   subaccounts: string[];
-  /** Extra users, each a member of every sub-account with the given role. */
-  users?: { email: string; name: string; role: TRole }[];
+  /**
+   * Extra users, each a member of every sub-account with the given role, or only of the named
+   * sub-accounts (`subaccounts`: a client's own login).
+   */
+  users?: { email: string; name: string; role: TRole; subaccounts?: string[] }[];
   /** Catalog price id of a complimentary plan (billing); without it the account is on the free plan. */
   plan?: string;
 }
@@ -50,11 +53,14 @@ export const seedAgency = async (db: Db, seed: AgencySeed): Promise<SeededAgency
     for (const user of seed.users ?? []) {
       const id = await insertUser(tx as unknown as Db, user.email, user.name);
       userIds[user.email] = id;
+      const joined = subaccountIds.filter((_sub, index) => {
+        const name = seed.subaccounts[index] ?? firstName;
+        return !user.subaccounts || user.subaccounts.includes(name);
+      });
+      if (joined.length === 0) throw new Error(`${user.email} belongs to none of the sub-accounts`);
       await tx
         .insert(memberships)
-        .values(
-          subaccountIds.map((sub) => ({ id: newId('membership'), subaccountId: sub, userId: id, role: user.role })),
-        );
+        .values(joined.map((sub) => ({ id: newId('membership'), subaccountId: sub, userId: id, role: user.role })));
     }
     if (seed.plan) await seedPlan(tx, accountId, seed.plan);
     return { accountId, ownerId, subaccountIds, userIds };

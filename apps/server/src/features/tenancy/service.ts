@@ -12,7 +12,7 @@ import { accounts, invites, memberships, subaccounts } from './schema';
 
 /**
  * The agencies and sub-accounts a user belongs to; for a caller with an API key, only the key's
- * sub-account (and its agency, without the others).
+ * sub-account (and its agency, without the others, and without its billing).
  */
 export const listAccounts = async (deps: Deps, userId: string, onlySubaccountId?: string) => {
   const accounts = await repo.listAccountsForUser(deps.db, userId);
@@ -20,6 +20,7 @@ export const listAccounts = async (deps: Deps, userId: string, onlySubaccountId?
   return accounts
     .map((account) => ({
       ...account,
+      canManageBilling: false,
       subaccounts: account.subaccounts.filter((subaccount) => subaccount.id === onlySubaccountId),
     }))
     .filter((account) => account.subaccounts.length > 0);

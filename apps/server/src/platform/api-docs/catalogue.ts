@@ -86,7 +86,10 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   ],
   'GET /api/openrouter/plans': ['Plans (legacy path)', 'The plan catalogue, as on /api/pricing/plans.'],
   'GET /api/pricing/plans': ['Plans', 'The plan catalogue with prices per cycle and the sales contact.'],
-  'GET /api/openrouter/usage': ['Usage and credits', "The account's credit balance and recent usage log."],
+  'GET /api/openrouter/usage': [
+    'Usage and credits',
+    "The account's credit balance and plan (for the agency's owner or an admin of all its sub-accounts; null for anyone else), what the plan allows, and the recent usage log of the sub-accounts the caller belongs to.",
+  ],
   'POST /api/openrouter/credits/redeem': [
     'Redeem a promo code',
     'Adds the credits of a promo code to the account once.',
@@ -337,11 +340,11 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   'GET /api/health': ['Health', 'Database and Redis status and the version; 503 when the database does not answer.'],
   'GET /api/usage/breakdown': [
     'Usage breakdown',
-    'Credits and tokens used between from and to, aggregated by the database by day, sub-account, agent, channel or model (groupBy).',
+    "Credits and tokens used between from and to, aggregated by the database by day, sub-account, agent, channel or model (groupBy); a client's login sees its own sub-accounts' calls only.",
   ],
   'GET /api/billing/allowances': [
     'List client allowances',
-    "Each sub-account's optional monthly credit allowance and what it has used this month.",
+    "Each sub-account's optional monthly credit allowance and what it has used this month: every sub-account for the agency's owner or an admin of all its sub-accounts, the caller's own for anyone else.",
   ],
   'PUT /api/billing/allowances/{subaccountId}': [
     'Set a client allowance',
@@ -349,7 +352,7 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   ],
   'GET /api/billing/overview': [
     'Billing overview',
-    'The Billing section of Settings: current plan, renewal or end date, saved payment method, invoices from the payment provider (Stripe or the labelled sandbox), credit packs, low-balance alerts and auto-recharge.',
+    "The Billing section of Settings: current plan, renewal or end date, saved payment method, invoices from the payment provider (Stripe or the labelled sandbox), credit packs, low-balance alerts and auto-recharge. Only for the agency's owner or an admin of all its sub-accounts (403 for anyone else).",
   ],
   'PUT /api/billing/low-balance-alerts': [
     'Set low-balance alerts',
