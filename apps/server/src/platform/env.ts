@@ -202,11 +202,14 @@ export const ZEnv = z.object({
   KNOWLEDGE_EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
   /** Memory limit (MB of JavaScript heap) of reading one uploaded document. */
   KNOWLEDGE_EXTRACT_MEMORY_MB: z.coerce.number().int().min(32).max(16_384).default(256),
-  /** A DOCX that declares more than this unpacked (a "zip bomb") is refused before it is opened. */
   /** Pages one website import reads at most, whatever the request asks. */
   KNOWLEDGE_CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(1000).default(50),
   /** Time one website import may take. */
   KNOWLEDGE_CRAWL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  /**
+   * What reading one upload may unpack: a DOCX's text parts together, counted as they really
+   * inflate (a "zip bomb" declares small sizes), and a PDF's largest inflated stream.
+   */
   KNOWLEDGE_MAX_UNCOMPRESSED_BYTES: z.coerce
     .number()
     .int()

@@ -1,5 +1,5 @@
-import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docxOf, lyingDocx, pdfOf } from '../../testing/compressed-files';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartUpload } from '../../testing/multipart';
 import { seedAgent } from '../agents/seed';
@@ -7,36 +7,6 @@ import { seedAgency } from '../tenancy/seed';
 import { chunkText } from './chunk';
 import { DocumentRefusedError, readDocumentOffThread } from './extract';
 import { markdownToText } from './read-document';
-import { declaredUncompressedSize } from './zip-size';
-
-/** A one-entry zip whose central directory declares `declared` bytes unpacked. */
-const zipDeclaring = (declared: number, content = Buffer.from('<w:document/>')) => {
-  const name = Buffer.from('word/document.xml');
-  const data = deflateRawSync(content);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(declared, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(declared, 24);
-  central.writeUInt16LE(name.length, 28);
-  const directoryOffset = local.length + name.length + data.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + name.length, 12);
-  end.writeUInt32LE(directoryOffset, 16);
-  return Buffer.concat([local, name, data, central, name, end]);
-};
 
 describe('reading documents', () => {
   it('turns markdown into its text with a markdown parser', () => {
@@ -54,11 +24,6 @@ describe('reading documents', () => {
     expect(markdownToText(hostile).length).toBeGreaterThan(0);
     expect(chunkText(`${'\n '.repeat(100_000)}end`)).toEqual(['end']);
   });
-
-  it('reads the sizes a zip declares without unpacking it', () => {
-    expect(declaredUncompressedSize(zipDeclaring(3_000_000_000))).toBe(3_000_000_000);
-    expect(declaredUncompressedSize(Buffer.from('not a zip at all'))).toBeNull();
-  });
 });
 
 describe('reading off the main thread, with limits', () => {
@@ -68,9 +33,20 @@ describe('reading off the main thread, with limits', () => {
   });
   afterAll(() => t.close());
 
-  it('refuses a DOCX that unpacks past KNOWLEDGE_MAX_UNCOMPRESSED_BYTES before opening it', async () => {
-    await expect(readDocumentOffThread(t.deps.env, 'docx', zipDeclaring(3_000_000_000))).rejects.toThrow(
-      /unpacks to more than 100 MB/,
+  it('reads a DOCX and a PDF', async () => {
+    const docx = await readDocumentOffThread(t.deps.env, 'docx', docxOf(['Warranty.', '25 years on panels.']));
+    expect(docx.map((chunk) => chunk.content)).toEqual(['Warranty.\n\n25 years on panels.']);
+    const pdf = await readDocumentOffThread(t.deps.env, 'pdf', pdfOf('Inverters are covered for 12 years.'));
+    expect(pdf.map((chunk) => chunk.content)).toEqual(['Inverters are covered for 12 years.']);
+  });
+
+  it('refuses a DOCX or a PDF that inflates past KNOWLEDGE_MAX_UNCOMPRESSED_BYTES, whatever its headers say', async () => {
+    await expect(readDocumentOffThread(t.deps.env, 'docx', lyingDocx(1024))).rejects.toThrow(
+      'This DOCX file unpacks to more than 100 MB and was not read.',
+    );
+    // A page whose content stream inflates to 1 GB: pdf.js would grow one buffer to hold it all.
+    await expect(readDocumentOffThread(t.deps.env, 'pdf', pdfOf('Hello', 1024))).rejects.toThrow(
+      'This PDF file unpacks to more than 100 MB and was not read.',
     );
   });
 

@@ -2,31 +2,59 @@ import type { KnowledgeKind } from '@switchboard/core';
 import mammoth from 'mammoth';
 import { marked, type Token, type Tokens } from 'marked';
 import Papa from 'papaparse';
-import { extractText } from 'unpdf';
+import { getDocumentProxy } from 'unpdf';
 import { chunkText, type ReadChunk, readChunk } from './chunk';
+import { storedZip, unzipWithin } from './zip-entries';
 
 export type { ReadChunk } from './chunk';
 
 /**
  * Reading an uploaded document: its plain text, in chunks ready for retrieval. Runs in a worker
  * thread (extract.ts), never on the server's main thread. Images and legacy .doc files are accepted
- * (spec file check) but carry no readable text; they are kept without chunks.
+ * (spec file check) but carry no readable text; they are kept without chunks. `maxUnpackedBytes`
+ * bounds what a DOCX unpacks to (zip-entries.ts).
  */
 
-export const extractDocumentText = async (kind: KnowledgeKind, buffer: Buffer): Promise<string> => {
+export const extractDocumentText = async (
+  kind: KnowledgeKind,
+  buffer: Buffer,
+  maxUnpackedBytes: number,
+): Promise<string> => {
   switch (kind) {
-    case 'pdf': {
-      const { text } = await extractText(new Uint8Array(buffer), { mergePages: true });
-      return text;
-    }
+    case 'pdf':
+      return pdfText(buffer);
     case 'docx':
-      return (await mammoth.extractRawText({ buffer })).value;
+      return (await mammoth.extractRawText({ buffer: storedZip(unzipWithin(buffer, maxUnpackedBytes, isDocxText)) }))
+        .value;
     case 'markdown':
       return markdownToText(buffer.toString('utf8'));
     case 'csv':
       return csvToText(buffer.toString('utf8'));
     default:
       return '';
+  }
+};
+
+/** The parts of a DOCX that hold its text: XML and relationships, not pictures or embedded files. */
+const isDocxText = (name: string) => /\.(xml|rels)$/i.test(name);
+
+/**
+ * A PDF's text, its pages read one after the other (read at once, every page's inflated streams
+ * would be in memory together), each page's text lines joined, the pages' whitespace collapsed.
+ */
+const pdfText = async (buffer: Buffer): Promise<string> => {
+  const pdf = await getDocumentProxy(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+  try {
+    const pages: string[] = [];
+    for (let number = 1; number <= pdf.numPages; number += 1) {
+      const page = await pdf.getPage(number);
+      const { items } = await page.getTextContent();
+      pages.push(items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''));
+      page.cleanup();
+    }
+    return pages.join('\n').replace(/\s+/g, ' ');
+  } finally {
+    await pdf.destroy();
   }
 };
 
@@ -94,5 +122,8 @@ const csvToText = (csv: string) => {
 };
 
 /** A document's chunks with their retrieval terms. */
-export const readDocument = async (kind: KnowledgeKind, buffer: Buffer): Promise<ReadChunk[]> =>
-  chunkText(await extractDocumentText(kind, buffer)).map(readChunk);
+export const readDocument = async (
+  kind: KnowledgeKind,
+  buffer: Buffer,
+  maxUnpackedBytes: number,
+): Promise<ReadChunk[]> => chunkText(await extractDocumentText(kind, buffer, maxUnpackedBytes)).map(readChunk);
