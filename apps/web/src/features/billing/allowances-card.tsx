@@ -7,7 +7,7 @@ import { FieldError, Input, Label } from '../../components/ui/input';
 import { api } from '../../lib/api';
 import { toast } from '../../lib/toast';
 import { useSession } from '../session/session';
-import { errorText } from './billing-api';
+import { errorText, useBillingAccess } from './billing-api';
 
 interface AllowanceRow {
   subaccountId: string;
@@ -20,8 +20,13 @@ interface AllowanceRow {
 
 const allowancesKey = ['billing', 'allowances'] as const;
 
-/** One client's allowance: its use this month, the allowance field and its state. */
-const AllowanceLine = ({ row, canEdit }: { row: AllowanceRow; canEdit: boolean }) => {
+/** A client's own view of its allowance: the figure, no field (the agency sets it). */
+const AllowanceText = ({ row }: { row: AllowanceRow }) => (
+  <td className="py-2 pr-4">{row.monthlyCredits === null ? 'No limit' : formatCreditsShort(row.monthlyCredits)}</td>
+);
+
+/** One client's allowance: its use this month, the allowance field (the agency's) and its state. */
+const AllowanceLine = ({ row, canEdit, queryKey }: { row: AllowanceRow; canEdit: boolean; queryKey: unknown[] }) => {
   const queryClient = useQueryClient();
   const [value, setValue] = useState(row.monthlyCredits === null ? '' : String(row.monthlyCredits));
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +47,7 @@ const AllowanceLine = ({ row, canEdit }: { row: AllowanceRow; canEdit: boolean }
         `/api/billing/allowances/${encodeURIComponent(row.subaccountId)}`,
         { method: 'PUT', body: parsed.data, silent: true },
       );
-      queryClient.setQueryData(allowancesKey, answer);
+      queryClient.setQueryData(queryKey, answer);
       toast.success(
         parsed.data.monthlyCredits === null ? `${row.name}: no monthly limit` : `${row.name}: allowance saved`,
       );
@@ -60,31 +65,34 @@ const AllowanceLine = ({ row, canEdit }: { row: AllowanceRow; canEdit: boolean }
         {row.locked ? <span className="ml-2 text-xs text-muted">Locked</span> : null}
       </th>
       <td className="py-2 pr-4 text-right whitespace-nowrap">{formatCreditsShort(row.usedThisMonth)}</td>
-      <td className="py-2 pr-4">
-        <form onSubmit={save} className="flex flex-wrap items-start gap-2">
-          <div>
-            <Label htmlFor={inputId} className="sr-only">
-              Monthly credit allowance for {row.name}
-            </Label>
-            <Input
-              id={inputId}
-              type="number"
-              min={0}
-              step="any"
-              inputMode="decimal"
-              placeholder="No limit"
-              className="w-32"
-              value={value}
-              disabled={!canEdit}
-              onChange={(event) => setValue(event.target.value)}
-            />
-            <FieldError>{error}</FieldError>
-          </div>
-          <Button type="submit" variant="secondary" disabled={!canEdit || busy}>
-            Save
-          </Button>
-        </form>
-      </td>
+      {canEdit ? (
+        <td className="py-2 pr-4">
+          <form onSubmit={save} className="flex flex-wrap items-start gap-2">
+            <div>
+              <Label htmlFor={inputId} className="sr-only">
+                Monthly credit allowance for {row.name}
+              </Label>
+              <Input
+                id={inputId}
+                type="number"
+                min={0}
+                step="any"
+                inputMode="decimal"
+                placeholder="No limit"
+                className="w-32"
+                value={value}
+                onChange={(event) => setValue(event.target.value)}
+              />
+              <FieldError>{error}</FieldError>
+            </div>
+            <Button type="submit" variant="secondary" disabled={busy}>
+              Save
+            </Button>
+          </form>
+        </td>
+      ) : (
+        <AllowanceText row={row} />
+      )}
       <td className="py-2 text-sm">
         {row.reached ? (
           <span className="font-medium text-danger">Stopped: allowance used</span>
@@ -105,20 +113,30 @@ const AllowanceLine = ({ row, canEdit }: { row: AllowanceRow; canEdit: boolean }
  */
 export const AllowancesCard = () => {
   const { user, currentSubaccount } = useSession();
+  // The agency's manager sees and sets every client's allowance; a client's login sees its own.
+  const { canManageBilling: canEdit } = useBillingAccess();
+  const queryKey = [...allowancesKey, currentSubaccount?.accountId];
   const allowances = useQuery({
-    queryKey: allowancesKey,
+    queryKey,
     enabled: Boolean(user && currentSubaccount),
     queryFn: () => api<{ month: string; subaccounts: AllowanceRow[] }>('/api/billing/allowances', { silent: true }),
   });
-  const canEdit = currentSubaccount?.role === 'admin';
+  const title = canEdit ? 'Credits per client' : 'Your credit allowance';
   return (
     <Card className="space-y-3">
-      <h2 className="text-lg font-semibold">Credits per client</h2>
-      <p className="text-sm text-muted">
-        Give each client (sub-account) a monthly credit allowance. A client that uses its allowance stops answering (its
-        visitors read "This assistant is unavailable right now") until next month or until you raise it; your other
-        clients go on. Leave the field empty for no limit.
-      </p>
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {canEdit ? (
+        <p className="text-sm text-muted">
+          Give each client (sub-account) a monthly credit allowance. A client that uses its allowance stops answering
+          (its visitors read "This assistant is unavailable right now") until next month or until you raise it; your
+          other clients go on. Leave the field empty for no limit.
+        </p>
+      ) : (
+        <p className="text-sm text-muted">
+          The monthly credits the agency allows your sub-accounts, and what they have used this month. At the allowance
+          their agents stop answering until next month or until the agency raises it.
+        </p>
+      )}
       {allowances.isLoading ? <p className="text-sm text-muted">Loading clients...</p> : null}
       {allowances.error ? (
         <p role="alert" className="text-sm text-danger">
@@ -127,13 +145,13 @@ export const AllowancesCard = () => {
       ) : null}
       {allowances.data ? (
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-        <section className="overflow-x-auto" tabIndex={0} aria-label="Credits per client">
+        <section className="overflow-x-auto" tabIndex={0} aria-label={title}>
           <table className="w-full text-sm">
             <caption className="sr-only">Monthly credit allowance per client, {allowances.data.month}</caption>
             <thead className="text-muted">
               <tr>
                 <th scope="col" className="py-2 pr-4 text-left font-medium">
-                  Client
+                  {canEdit ? 'Client' : 'Sub-account'}
                 </th>
                 <th scope="col" className="py-2 pr-4 text-right font-medium">
                   Used this month
@@ -148,7 +166,12 @@ export const AllowancesCard = () => {
             </thead>
             <tbody>
               {allowances.data.subaccounts.map((row) => (
-                <AllowanceLine key={`${row.subaccountId}-${row.monthlyCredits}`} row={row} canEdit={canEdit} />
+                <AllowanceLine
+                  key={`${row.subaccountId}-${row.monthlyCredits}`}
+                  row={row}
+                  canEdit={canEdit}
+                  queryKey={queryKey}
+                />
               ))}
             </tbody>
           </table>

@@ -3,7 +3,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, api } from '../../lib/api';
 import { useSession } from '../session/session';
-import { currentPosition } from './plan-position';
 
 /** Error text: the response's error, then message, then the exception, else 'Something went wrong'. */
 export const errorText = (error: unknown, fallback = 'Something went wrong'): string => {
@@ -124,7 +123,20 @@ export const usePlanCapabilities = () => {
     staleTime: 60_000,
     queryFn: () => api<TUsageResponse>('/api/openrouter/usage', { silent: true }),
   });
-  return usage.data ? currentPosition(usage.data.balance).capabilities : null;
+  return usage.data?.capabilities ?? null;
+};
+
+/**
+ * What the caller may do with the billing of an agency (by default the current sub-account's), as
+ * the server says (canManageBilling in the accounts list): its owner or an admin of all its
+ * sub-accounts manages the plan, invoices, card and credits; anyone else sees their own
+ * sub-accounts' usage only.
+ */
+export const useBillingAccess = (accountId?: string) => {
+  const { accounts, currentSubaccount } = useSession();
+  const wanted = accountId ?? currentSubaccount?.accountId;
+  const account = accounts.find((item) => item.id === wanted) ?? null;
+  return { account, canManageBilling: account?.canManageBilling ?? false };
 };
 
 /** Refreshes the plan catalog and usage after a plan action. */

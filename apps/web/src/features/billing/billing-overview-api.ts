@@ -3,16 +3,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { api } from '../../lib/api';
 import { useSession } from '../session/session';
-import { useBillingRefresh } from './billing-api';
+import { useBillingAccess, useBillingRefresh } from './billing-api';
 
 export const billingOverviewKey = ['billing', 'overview'] as const;
 
-/** GET /api/billing/overview for the account of the current sub-account. */
+/** GET /api/billing/overview for the account of the current sub-account (its manager's only). */
 export const useBillingOverview = () => {
   const { user, currentSubaccount } = useSession();
+  const { canManageBilling } = useBillingAccess();
   return useQuery({
     queryKey: [...billingOverviewKey, currentSubaccount?.id],
-    enabled: Boolean(user && currentSubaccount),
+    enabled: Boolean(user && currentSubaccount && canManageBilling),
     retry: false,
     queryFn: () => api<TBillingOverview>('/api/billing/overview', { silent: true }),
   });

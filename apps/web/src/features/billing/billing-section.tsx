@@ -7,7 +7,7 @@ import { Dialog } from '../../components/ui/dialog';
 import { api } from '../../lib/api';
 import { toast } from '../../lib/toast';
 import { useSession } from '../session/session';
-import { errorText } from './billing-api';
+import { errorText, useBillingAccess } from './billing-api';
 import { longDate, SANDBOX_BILLING_NOTICE, useBillingOverview, useOverviewRefresh } from './billing-overview-api';
 import { openBillingPortal } from './checkout';
 import { CreditPacksCard } from './credit-packs-card';
@@ -158,9 +158,29 @@ const PlanCardContent = ({ overview, canManage }: { overview: TBillingOverview; 
   );
 };
 
-/** The Billing section of /settings, for the account of the current sub-account. */
+/** For a client's login: the agency's billing is its manager's; its own usage is on /usage. */
+const ManagedByAgency = ({ accountName }: { accountName: string | null }) => (
+  <section id="billing" aria-labelledby="billing-title" className="space-y-2">
+    <h2 id="billing-title" className="text-xl font-semibold">
+      Billing
+    </h2>
+    <Card>
+      <p className="text-sm">
+        {accountName ? `${accountName}'s` : "Your agency's"} plan, payment method, invoices and credits are managed by
+        its owner or an admin of all its sub-accounts. The usage and credit allowance of your sub-accounts are on the{' '}
+        <Link className="font-medium underline decoration-primary decoration-2" to="/usage">
+          Usage
+        </Link>{' '}
+        page.
+      </p>
+    </Card>
+  </section>
+);
+
+/** The Billing section of /settings, for the account of the current sub-account (its manager's). */
 export const BillingSection = () => {
-  const { currentSubaccount, accounts } = useSession();
+  const { currentSubaccount } = useSession();
+  const { account, canManageBilling } = useBillingAccess();
   const overview = useBillingOverview();
   const [params] = useSearchParams();
   const purchased = params.get('purchase') === 'success';
@@ -172,8 +192,8 @@ export const BillingSection = () => {
     if (loaded && hash === '#billing') sectionRef.current?.scrollIntoView({ block: 'start' });
   }, [loaded, hash]);
   if (!currentSubaccount) return null;
-  const account = accounts.find((item) => item.id === currentSubaccount.accountId);
-  const canManage = currentSubaccount.role === 'admin';
+  if (!canManageBilling) return <ManagedByAgency accountName={account?.name ?? null} />;
+  const canManage = canManageBilling;
   const data = overview.data;
   return (
     <section id="billing" ref={sectionRef} aria-labelledby="billing-title" className="scroll-mt-4 space-y-4">
@@ -183,7 +203,6 @@ export const BillingSection = () => {
         </h2>
         <p className="text-sm text-muted">
           {account ? `${account.name}: ` : ''}plan, payment method, invoices and credits.
-          {canManage ? '' : ' Only admins can change billing.'}
         </p>
       </div>
       {purchased ? (

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { Dialog } from '../../components/ui/dialog';
 import { api } from '../../lib/api';
 import { useSession } from '../session/session';
+import { useBillingAccess } from './billing-api';
 import { startCheckout } from './checkout';
 import { ManagePlanDialog } from './manage-plan-dialog';
 import type { PlanChoice } from './plan-card';
@@ -17,9 +18,10 @@ interface SubscriptionDetails {
 
 export const useSubscriptionDetails = () => {
   const { user, currentSubaccount } = useSession();
+  const { canManageBilling } = useBillingAccess();
   return useQuery({
     queryKey: ['billing', 'subscription', currentSubaccount?.id],
-    enabled: Boolean(user && currentSubaccount),
+    enabled: Boolean(user && currentSubaccount && canManageBilling),
     retry: false,
     queryFn: () => api<SubscriptionDetails>('/stripe/subscription-details', { silent: true }),
   });
@@ -36,7 +38,10 @@ export const PricingView = ({
   /** What an 'Upgrade to Unlock' link came for: the plan that unlocks it is highlighted. */
   unlock?: string | null;
 }) => {
-  const { user } = useSession();
+  const { user, currentSubaccount } = useSession();
+  const { account, canManageBilling } = useBillingAccess();
+  // A client's login sees the plans but cannot buy for the agency: only its manager can.
+  const agencyChooses = Boolean(user && currentSubaccount && !canManageBilling);
   const navigate = useNavigate();
   const details = useSubscriptionDetails();
   const [processing, setProcessing] = useState(false);
@@ -71,12 +76,18 @@ export const PricingView = ({
       <p className="mx-auto mt-2 mb-8 max-w-xl text-muted">
         Every account starts on the free plan. Pick a credit pack when you need more.
       </p>
+      {agencyChooses ? (
+        <p role="note" className="mx-auto mb-6 max-w-xl rounded-lg border border-border p-3 text-sm">
+          {account ? `${account.name}'s` : "Your agency's"} plan and credits are bought by its owner or an admin of all
+          its sub-accounts.
+        </p>
+      ) : null}
       <PricingPlans
         variant={variant}
         promoCode={promoCode}
         unlock={unlock}
         currentPriceId={currentPriceId}
-        processing={processing}
+        processing={processing || agencyChooses}
         onChoose={(choice) => void choose(choice)}
       />
       {change ? (

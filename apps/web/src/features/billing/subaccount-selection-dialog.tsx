@@ -8,7 +8,7 @@ import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { toast } from '../../lib/toast';
 import { accountsQueryKey, useSession } from '../session/session';
-import { BILLING_CHANGED_EVENT } from './billing-api';
+import { BILLING_CHANGED_EVENT, useBillingAccess } from './billing-api';
 
 interface Selection {
   needsSelection: boolean;
@@ -31,10 +31,11 @@ const selectionKey = ['billing', 'subaccount-selection'] as const;
  */
 export const SubaccountSelectionDialog = () => {
   const { user, currentSubaccount } = useSession();
+  const { canManageBilling } = useBillingAccess();
   const queryClient = useQueryClient();
   const selection = useQuery({
     queryKey: [...selectionKey, currentSubaccount?.id],
-    enabled: Boolean(user && currentSubaccount && currentSubaccount.role === 'admin'),
+    enabled: Boolean(user && currentSubaccount && canManageBilling),
     retry: false,
     staleTime: 60_000,
     queryFn: () => api<Selection>('/api/billing/subaccount-selection', { silent: true }),

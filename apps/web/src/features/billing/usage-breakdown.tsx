@@ -7,16 +7,18 @@ import { Card } from '../../components/ui/card';
 import { Input, Label, Select } from '../../components/ui/input';
 import { api } from '../../lib/api';
 import { useSession } from '../session/session';
-import { errorText } from './billing-api';
+import { errorText, useBillingAccess } from './billing-api';
 
 type Group = (typeof USAGE_GROUPS)[number];
-const GROUP_LABELS: Record<Group, string> = {
+const AGENCY_LABELS: Record<Group, string> = {
   day: 'Day',
   subaccount: 'Client',
   agent: 'Agent',
   channel: 'Channel',
   model: 'Model',
 };
+// A client's login reads its own sub-accounts (the server leaves the others out).
+const CLIENT_LABELS: Record<Group, string> = { ...AGENCY_LABELS, subaccount: 'Sub-account' };
 
 interface Breakdown {
   from: string;
@@ -34,8 +36,8 @@ const cell = (value: string | number) => {
   return `"${safe.replaceAll('"', '""')}"`;
 };
 
-const downloadCsv = (data: Breakdown) => {
-  const header = [GROUP_LABELS[data.groupBy], 'Calls', 'Input tokens', 'Output tokens', 'Credits', 'Charged'];
+const downloadCsv = (data: Breakdown, labels: Record<Group, string>) => {
+  const header = [labels[data.groupBy], 'Calls', 'Input tokens', 'Output tokens', 'Credits', 'Charged'];
   const lines = [
     header,
     ...data.rows.map((row) => [row.label, row.calls, row.inputTokens, row.outputTokens, row.credits, row.charged]),
@@ -51,6 +53,7 @@ const downloadCsv = (data: Breakdown) => {
 /** Usage aggregated by the server (day, client, agent, channel, model): chart, table and CSV export. */
 export const UsageBreakdownCard = () => {
   const { user, currentSubaccount } = useSession();
+  const labels = useBillingAccess().canManageBilling ? AGENCY_LABELS : CLIENT_LABELS;
   const [groupBy, setGroupBy] = useState<Group>('subaccount');
   const [from, setFrom] = useState(day(29));
   const [to, setTo] = useState(day(0));
@@ -64,14 +67,16 @@ export const UsageBreakdownCard = () => {
   const rows = breakdown.data?.rows ?? [];
   return (
     <Card className="space-y-4">
-      <h2 className="text-lg font-semibold">Usage by client, agent, channel, model or day</h2>
+      <h2 className="text-lg font-semibold">
+        Usage by {labels.subaccount.toLowerCase()}, agent, channel, model or day
+      </h2>
       <div className="flex flex-wrap items-end gap-3">
         <div>
           <Label htmlFor="breakdown-group">Group by</Label>
           <Select id="breakdown-group" value={groupBy} onChange={(event) => setGroupBy(event.target.value as Group)}>
             {USAGE_GROUPS.map((group) => (
               <option key={group} value={group}>
-                {GROUP_LABELS[group]}
+                {labels[group]}
               </option>
             ))}
           </Select>
@@ -87,7 +92,7 @@ export const UsageBreakdownCard = () => {
         <Button
           variant="secondary"
           disabled={!breakdown.data || rows.length === 0}
-          onClick={() => breakdown.data && downloadCsv(breakdown.data)}
+          onClick={() => breakdown.data && downloadCsv(breakdown.data, labels)}
         >
           Export CSV
         </Button>
@@ -101,7 +106,7 @@ export const UsageBreakdownCard = () => {
       {rows.length > 0 ? (
         <>
           <figure
-            aria-label={`Credits by ${GROUP_LABELS[groupBy].toLowerCase()}`}
+            aria-label={`Credits by ${labels[groupBy].toLowerCase()}`}
             className="h-56 w-full min-w-0 overflow-hidden"
           >
             <ResponsiveContainer width="100%" height="100%">
@@ -124,12 +129,12 @@ export const UsageBreakdownCard = () => {
           <section className="overflow-x-auto" tabIndex={0} aria-label="Usage breakdown table">
             <table className="w-full text-sm">
               <caption className="sr-only">
-                Usage by {GROUP_LABELS[groupBy].toLowerCase()}, {breakdown.data?.from} to {breakdown.data?.to}
+                Usage by {labels[groupBy].toLowerCase()}, {breakdown.data?.from} to {breakdown.data?.to}
               </caption>
               <thead className="text-muted">
                 <tr>
                   <th scope="col" className="py-2 pr-4 text-left font-medium">
-                    {GROUP_LABELS[groupBy]}
+                    {labels[groupBy]}
                   </th>
                   <th scope="col" className="py-2 pr-4 text-right font-medium">
                     Calls

@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Card, PageHeading, Spinner } from '../../components/ui/card';
 import { api } from '../../lib/api';
 import { AllowancesCard } from './allowances-card';
-import { useBillingRefresh, useUsagePoller } from './billing-api';
+import { useBillingAccess, useBillingRefresh, useUsagePoller } from './billing-api';
 import { ManagePlanDialog } from './manage-plan-dialog';
 import { currentPosition } from './plan-position';
 import { PromoForm } from './promo-form';
@@ -23,8 +23,23 @@ const Stat = ({ label, value }: { label: string; value: string }) => (
   </div>
 );
 
-/** /usage: balance, plan and bonus credits, usage logs and chart, promo codes and plan notices. */
+/** What a client's login reads instead of the agency's balance and plan. */
+const ClientNotice = ({ accountName }: { accountName: string | null }) => (
+  <Card>
+    <h2 className="text-lg font-semibold">Your usage</h2>
+    <p className="mt-1 text-sm text-muted">
+      The usage and credit allowance of the sub-accounts you belong to. {accountName ?? 'The agency'}'s plan, credits
+      and invoices are managed by its owner or an admin of all its sub-accounts.
+    </p>
+  </Card>
+);
+
+/**
+ * /usage: balance, plan and bonus credits, usage logs and chart, promo codes and plan notices for
+ * the agency's manager; a client's login sees its own sub-accounts' usage and allowance only.
+ */
 export const UsagePage = () => {
+  const { account, canManageBilling } = useBillingAccess();
   const { data, error, loading, refetch } = useUsagePoller();
   const refresh = useBillingRefresh();
   const [params, setParams] = useSearchParams();
@@ -63,12 +78,16 @@ export const UsagePage = () => {
 
   return (
     <div className="mx-auto max-w-5xl space-y-6">
-      <PageHeading title="Usage" description="Credits, usage logs and promo codes." />
+      <PageHeading
+        title="Usage"
+        description={canManageBilling ? 'Credits, usage logs and promo codes.' : 'Usage of your sub-accounts.'}
+      />
       {banner ? <StatusBanner banner={banner} /> : null}
       {error && !data ? (
         <StatusBanner banner={{ type: 'error', title: 'Unable to load usage', description: error }} />
       ) : null}
-      {balance ? (
+      {data && !canManageBilling ? <ClientNotice accountName={account?.name ?? null} /> : null}
+      {balance && canManageBilling ? (
         <Card className="space-y-4">
           <div className="flex flex-wrap items-start justify-between gap-3">
             <div>
@@ -173,10 +192,12 @@ export const UsagePage = () => {
 
       <UsageBreakdownCard />
 
-      <Card>
-        <h2 className="mb-3 text-lg font-semibold">Redeem a promo code</h2>
-        <PromoForm onBanner={setBanner} onRedeemed={() => void refetch()} />
-      </Card>
+      {canManageBilling ? (
+        <Card>
+          <h2 className="mb-3 text-lg font-semibold">Redeem a promo code</h2>
+          <PromoForm onBanner={setBanner} onRedeemed={() => void refetch()} />
+        </Card>
+      ) : null}
 
       <Card className="space-y-4">
         <h2 className="text-lg font-semibold">Usage logs</h2>
@@ -222,7 +243,7 @@ export const UsagePage = () => {
           </section>
         ) : null}
       </Card>
-      {managing ? <ManagePlanDialog open onOpenChange={setManaging} /> : null}
+      {managing && canManageBilling ? <ManagePlanDialog open onOpenChange={setManaging} /> : null}
     </div>
   );
 };

@@ -28,7 +28,9 @@ const itemClass =
 export const AccountSwitcher = ({ currentId, title, logoUrl, onSelect, compact }: Props) => {
   const { accounts, subaccounts } = useSession();
   const [creating, setCreating] = useState(false);
-  const [lockedChoice, setLockedChoice] = useState<{ id: string; name: string } | null>(null);
+  const [lockedChoice, setLockedChoice] = useState<{ id: string; name: string; accountId: string } | null>(null);
+  // Adding a client is the agency's manager's (its owner or an admin of all its sub-accounts).
+  const canAdd = accounts.some((account) => account.canManageBilling);
   const current = subaccounts.find((item) => item.id === currentId);
   const label = title ?? current?.name ?? 'Select account';
 
@@ -79,10 +81,14 @@ export const AccountSwitcher = ({ currentId, title, logoUrl, onSelect, compact }
                 ))}
               </DropdownMenu.Group>
             ))}
-            <DropdownMenu.Separator className="my-1 h-px bg-border" />
-            <DropdownMenu.Item className={itemClass} onSelect={() => setCreating(true)}>
-              <Plus size={14} aria-hidden="true" /> Add New Account
-            </DropdownMenu.Item>
+            {canAdd ? (
+              <>
+                <DropdownMenu.Separator className="my-1 h-px bg-border" />
+                <DropdownMenu.Item className={itemClass} onSelect={() => setCreating(true)}>
+                  <Plus size={14} aria-hidden="true" /> Add New Account
+                </DropdownMenu.Item>
+              </>
+            ) : null}
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
@@ -93,15 +99,35 @@ export const AccountSwitcher = ({ currentId, title, logoUrl, onSelect, compact }
           onOpenChange={(open) => (open ? undefined : setLockedChoice(null))}
           title={`${lockedChoice.name} is locked`}
         >
-          <LockedExplanation />
+          <LockedExplanation accountId={lockedChoice.accountId} />
         </Dialog>
       ) : null}
     </>
   );
 };
 
-/** Why a sub-account is locked and how to unlock it (the switcher and the locked connection page). */
-export const LockedExplanation = () => (
+/**
+ * Why a sub-account is locked and how to unlock it (the switcher and the locked connection page);
+ * only the agency's manager can unlock it, so anyone else is told whom to ask.
+ */
+export const LockedExplanation = ({ accountId }: { accountId: string }) => {
+  const { accounts } = useSession();
+  const manages = accounts.find((account) => account.id === accountId)?.canManageBilling ?? false;
+  if (!manages) {
+    return (
+      <div className="space-y-3 text-sm">
+        <p>
+          The agency's plan allows fewer active sub-accounts than it has, so this one is locked. Nothing in it was
+          deleted, but it cannot be changed and its agents do not answer visitors until it is unlocked.
+        </p>
+        <p>The agency's owner or an admin of all its sub-accounts can unlock it.</p>
+      </div>
+    );
+  }
+  return <ManagerUnlock />;
+};
+
+const ManagerUnlock = () => (
   <div className="space-y-3 text-sm">
     <p>
       Your plan allows fewer active sub-accounts than you have, so this one is locked. Nothing in it was deleted, but it
@@ -125,9 +151,7 @@ export const LockedExplanation = () => (
 const AddSubaccountDialog = ({ onClose, onCreated }: { onClose: () => void; onCreated: (id: string) => void }) => {
   const { accounts } = useSession();
   const queryClient = useQueryClient();
-  const ownAccounts = accounts.filter(
-    (account) => account.isOwner || account.subaccounts.some((s) => s.role === 'admin'),
-  );
+  const ownAccounts = accounts.filter((account) => account.canManageBilling);
   const [accountId, setAccountId] = useState(ownAccounts[0]?.id ?? '');
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);

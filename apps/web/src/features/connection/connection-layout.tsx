@@ -228,7 +228,7 @@ export const ConnectionLayout = () => {
       <Centered>
         <div className="max-w-md">
           <h1 className="mb-3 text-xl font-semibold">{lockedSubaccount.name} is locked</h1>
-          <LockedExplanation />
+          <LockedExplanation accountId={lockedSubaccount.accountId} />
         </div>
       </Centered>
     );

@@ -16,7 +16,10 @@ interface UsageBalance {
   creditsRemaining?: number;
 }
 
-/** The account's credits for the account-menu card, from GET /api/openrouter/usage. */
+/**
+ * The account's credits for the account-menu card, from GET /api/openrouter/usage; null for a
+ * client's login, to whom the server gives no balance (the agency's credits are not theirs to see).
+ */
 export const useCredits = () => {
   const { user } = useSession();
   return useQuery({
@@ -24,9 +27,10 @@ export const useCredits = () => {
     enabled: Boolean(user),
     retry: false,
     staleTime: 60_000,
-    queryFn: async (): Promise<CreditsSummary> => {
-      const usage = await api<{ balance?: UsageBalance }>('/api/openrouter/usage', { silent: true });
-      const balance = usage.balance ?? {};
+    queryFn: async (): Promise<CreditsSummary | null> => {
+      const usage = await api<{ balance?: UsageBalance | null }>('/api/openrouter/usage', { silent: true });
+      if (!usage.balance) return null;
+      const balance = usage.balance;
       const total = balance.totalCreditLimit ?? balance.effectiveLimit ?? 0;
       const used = balance.usageUsed ?? 0;
       const remaining = balance.totalCreditsRemaining ?? balance.creditsRemaining ?? Math.max(0, total - used);
