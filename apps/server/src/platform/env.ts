@@ -147,6 +147,15 @@ export const ZEnv = z.object({
    */
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
   /**
+   * The messaging sandbox (SMS, WhatsApp and Instagram connections without credentials, the sandbox
+   * phone): `true` allows it in production, where it is off otherwise; `false` turns it off
+   * everywhere. Unset: on outside production.
+   */
+  MESSAGING_SANDBOX: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === 'true')),
+  /**
    * Meta's Graph API base URL, with its version, for Instagram connections (a local stand-in in
    * tests). META_APP_ID and META_APP_SECRET turn on "Connect with Meta" (OAuth); without them the
    * agency pastes a page access token and the app secret.

@@ -99,6 +99,8 @@ export const ZCampaign = z.object({
   figures: ZCampaignFigures,
   /** Twilio error codes of failed sends with their counts. */
   failures: z.array(z.object({ errorCode: z.string(), count: z.number() })),
+  /** Sent through the sandbox (its connection is one, or a message went through it): nothing reached a phone. */
+  sandbox: z.boolean(),
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   completedAt: z.string().nullable(),

@@ -146,7 +146,15 @@ export const ZChannelConnection = z.object({
   createdAt: z.string(),
 });
 export type TChannelConnection = z.infer<typeof ZChannelConnection>;
-export const ZChannelConnectionList = z.object({ connections: z.array(ZChannelConnection) });
+export const ZChannelConnectionList = z.object({
+  connections: z.array(ZChannelConnection),
+  /** Whether this server runs the sandbox (off in production unless MESSAGING_SANDBOX=true). */
+  sandboxAvailable: z.boolean(),
+});
+export type TChannelConnectionList = z.infer<typeof ZChannelConnectionList>;
+
+/** Said on every screen and export that shows messages of the sandbox transport. */
+export const SANDBOX_NOTICE = 'Sandbox — nothing was sent';
 
 /** A message of a connection as the sandbox phone and the conversation views show it. */
 export const ZChannelMessage = z.object({

@@ -1,4 +1,5 @@
 import {
+  SANDBOX_NOTICE,
   type TCampaign,
   type TCampaignAudience,
   type TCampaignInput,
@@ -16,7 +17,8 @@ import { BUILT_IN_VARIABLES } from './campaign-render';
 import { type Channel, ownedChannel } from './connections';
 import { messagingSettings } from './contacts';
 import { checkMedia } from './media';
-import { campaignRecipients, campaigns, contacts } from './schema';
+import { refuseSandboxOff } from './sandbox-mode';
+import { campaignRecipients, campaigns, channelAccounts, channelMessages, contacts } from './schema';
 import { suppressedSql } from './suppressions';
 
 export const CAMPAIGN_DISPATCH_JOB = 'campaign:dispatch';
@@ -46,24 +48,32 @@ type FigureRow = {
   suppressed: number;
 };
 
-/** Figures and failure codes of several campaigns in two grouped queries (never one per campaign). */
+/**
+ * Figures and failure codes of several campaigns in grouped queries (never one per campaign), and
+ * which of them ran on the sandbox (a message of theirs went through it, or their connection is one).
+ */
 const figuresOf = async (db: Db, ids: string[]) => {
   if (!ids.length)
     return {
       figures: new Map<string, FigureRow>(),
       failures: new Map<string, { errorCode: string; count: number }[]>(),
+      sandbox: new Set<string>(),
     };
   const idList = sql.join(
     ids.map((id) => sql`${id}`),
     sql`, `,
   );
-  const [figureRows, failureRows] = await Promise.all([
+  const [figureRows, failureRows, sandboxRows] = await Promise.all([
     db.execute(
       sql`SELECT r.campaign_id, ${FIGURE_COLUMNS} FROM ${campaignRecipients} r WHERE r.campaign_id IN (${idList}) GROUP BY r.campaign_id`,
     ),
     db.execute(sql`
       SELECT campaign_id, error_code, count(*)::int AS n FROM ${campaignRecipients}
       WHERE campaign_id IN (${idList}) AND status = 'failed' GROUP BY campaign_id, error_code ORDER BY n DESC`),
+    db.execute(sql`
+      SELECT c.id FROM ${campaigns} c JOIN ${channelAccounts} a ON a.connection_id = c.connection_id
+      WHERE c.id IN (${idList}) AND (a.transport = 'sandbox'
+        OR EXISTS (SELECT 1 FROM ${channelMessages} m WHERE m.campaign_id = c.id AND m.transport = 'sandbox'))`),
   ]);
   const figures = new Map(rowsOf<FigureRow>(figureRows).map((row) => [row.campaign_id, row]));
   const failures = new Map<string, { errorCode: string; count: number }[]>();
@@ -74,13 +84,14 @@ const figuresOf = async (db: Db, ids: string[]) => {
     list.push({ errorCode: row.error_code ?? 'UNKNOWN', count: row.n });
     failures.set(row.campaign_id, list);
   }
-  return { figures, failures };
+  return { figures, failures, sandbox: new Set(rowsOf<{ id: string }>(sandboxRows).map((row) => row.id)) };
 };
 
 const toCampaign = (
   row: CampaignRow,
   figures?: FigureRow,
   failures?: { errorCode: string; count: number }[],
+  sandbox = false,
 ): TCampaign => ({
   campaignId: row.id,
   connectionId: row.connectionId,
@@ -107,6 +118,7 @@ const toCampaign = (
     suppressed: figures?.suppressed ?? 0,
   },
   failures: failures ?? [],
+  sandbox,
   createdAt: row.createdAt.toISOString(),
   startedAt: row.startedAt?.toISOString() ?? null,
   completedAt: row.completedAt?.toISOString() ?? null,
@@ -124,8 +136,8 @@ export const ownedCampaign = async (db: Db | Tx, subaccountId: string, campaignI
 
 export const getCampaign = async (deps: Deps, subaccountId: string, campaignId: string) => {
   const row = await ownedCampaign(deps.db, subaccountId, campaignId);
-  const { figures, failures } = await figuresOf(deps.db, [row.id]);
-  return toCampaign(row, figures.get(row.id), failures.get(row.id));
+  const { figures, failures, sandbox } = await figuresOf(deps.db, [row.id]);
+  return toCampaign(row, figures.get(row.id), failures.get(row.id), sandbox.has(row.id));
 };
 
 export const listCampaigns = async (deps: Deps, subaccountId: string, connectionId: string) => {
@@ -136,11 +148,13 @@ export const listCampaigns = async (deps: Deps, subaccountId: string, connection
     .where(and(eq(campaigns.subaccountId, subaccountId), eq(campaigns.connectionId, connectionId)))
     .orderBy(desc(campaigns.createdAt))
     .limit(100);
-  const { figures, failures } = await figuresOf(
+  const { figures, failures, sandbox } = await figuresOf(
     deps.db,
     rows.map((row) => row.id),
   );
-  return { campaigns: rows.map((row) => toCampaign(row, figures.get(row.id), failures.get(row.id))) };
+  return {
+    campaigns: rows.map((row) => toCampaign(row, figures.get(row.id), failures.get(row.id), sandbox.has(row.id))),
+  };
 };
 
 /** The variables a message uses must be contact fields: built-in or an imported column. */
@@ -215,7 +229,7 @@ export const createCampaign = async (deps: Deps, subaccountId: string, connectio
       quietEnd: quiet?.end ?? null,
     })
     .returning();
-  return toCampaign(row as CampaignRow);
+  return toCampaign(row as CampaignRow, undefined, undefined, channel.account.transport === 'sandbox');
 };
 
 const FINAL = ['completed', 'cancelled'];
@@ -346,6 +360,14 @@ const scheduleDispatchRound = async (deps: Deps, tx: Tx, row: CampaignRow) => {
   await dispatchJob(deps, row, round, later ? (row.scheduledFor as Date) : now, tx);
 };
 
+/** The connection a campaign sends through; refused where it is a sandbox and the sandbox is off. */
+const campaignChannel = async (deps: Deps, subaccountId: string, campaignId: string) => {
+  const { connectionId } = await ownedCampaign(deps.db, subaccountId, campaignId);
+  const channel = await ownedChannel(deps.db, subaccountId, connectionId);
+  refuseSandboxOff(deps.env, channel.account.transport);
+  return channel;
+};
+
 /**
  * Starts a draft: checks the audience (not empty, every variable has a value), then writes the new
  * state and the dispatch job in one short transaction. The dispatch job writes the recipients in
@@ -353,8 +375,7 @@ const scheduleDispatchRound = async (deps: Deps, tx: Tx, row: CampaignRow) => {
  * start finds it no longer a draft.
  */
 export const startCampaign = async (deps: Deps, subaccountId: string, campaignId: string) => {
-  const { connectionId } = await ownedCampaign(deps.db, subaccountId, campaignId);
-  const channel = await ownedChannel(deps.db, subaccountId, connectionId);
+  const channel = await campaignChannel(deps, subaccountId, campaignId);
   await deps.db.transaction(async (tx) => {
     const row = await ownedCampaign(tx, subaccountId, campaignId, true);
     if (FINAL.includes(row.status)) throw alreadyCompleted();
@@ -378,6 +399,7 @@ export const pauseCampaign = async (deps: Deps, subaccountId: string, campaignId
 };
 
 export const resumeCampaign = async (deps: Deps, subaccountId: string, campaignId: string) => {
+  await campaignChannel(deps, subaccountId, campaignId);
   await deps.db.transaction(async (tx) => {
     const row = await ownedCampaign(tx, subaccountId, campaignId, true);
     if (FINAL.includes(row.status)) throw alreadyCompleted();
@@ -453,9 +475,11 @@ export const exportCampaignCsv = async (deps: Deps, subaccountId: string, campai
       deliveredAt: campaignRecipients.deliveredAt,
       repliedAt: campaignRecipients.repliedAt,
       optedOutAt: campaignRecipients.optedOutAt,
+      transport: channelMessages.transport,
     })
     .from(campaignRecipients)
     .leftJoin(contacts, eq(contacts.id, campaignRecipients.contactId))
+    .leftJoin(channelMessages, eq(channelMessages.id, campaignRecipients.messageId))
     .where(eq(campaignRecipients.campaignId, row.id))
     .orderBy(campaignRecipients.phone);
   const iso = (value: Date | null) => value?.toISOString() ?? '';
@@ -470,6 +494,7 @@ export const exportCampaignCsv = async (deps: Deps, subaccountId: string, campai
       'delivered_at',
       'replied_at',
       'opted_out_at',
+      'note',
     ],
     data: rows.map((r) => [
       r.phone,
@@ -481,6 +506,8 @@ export const exportCampaignCsv = async (deps: Deps, subaccountId: string, campai
       iso(r.deliveredAt),
       iso(r.repliedAt),
       iso(r.optedOutAt),
+      // A sandbox message never left the server: the file says so on its row.
+      r.transport === 'sandbox' ? SANDBOX_NOTICE : '',
     ]),
   });
   return { name: row.name, csv };

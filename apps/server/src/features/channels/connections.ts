@@ -17,6 +17,7 @@ import { assertWithinLimit } from '../billing/limits';
 import { findAgentInSubaccount } from '../connections/repo';
 import { connections } from '../connections/schema';
 import { claimingAccount, instagramColumns, instagramView, metaTransportOf, verifiedInstagram } from './instagram';
+import { messagingSandboxOn, requireCredentials, SandboxOffTransport, shownState } from './sandbox-mode';
 import { SANDBOX_SENDER, SandboxTransport } from './sandbox-transport';
 import { channelAccounts } from './schema';
 import type { ChannelTransport } from './transport';
@@ -44,10 +45,8 @@ const toView = (deps: Deps, { connection, account }: Channel): TChannelConnectio
   connectionId: connection.id,
   subaccountId: connection.subaccountId,
   type: connection.type,
-  status: account.status,
+  ...shownState(deps.env, connection.type, account),
   appSlug: account.appSlug,
-  statusCode: account.statusCode,
-  statusMessage: account.statusMessage,
   connectionName: connection.name,
   buildId: connection.buildId,
   transport: account.transport,
@@ -95,7 +94,10 @@ export const listChannels = async (deps: Deps, subaccountId: string, type: TChan
     .where(and(eq(connections.subaccountId, subaccountId), eq(connections.type, type)))
     .orderBy(desc(connections.createdAt))
     .limit(100);
-  return { connections: rows.map((row) => toView(deps, row as Channel)) };
+  return {
+    connections: rows.map((row) => toView(deps, row as Channel)),
+    sandboxAvailable: messagingSandboxOn(deps.env),
+  };
 };
 
 export const getChannel = async (deps: Deps, subaccountId: string, connectionId: string) =>
@@ -103,10 +105,11 @@ export const getChannel = async (deps: Deps, subaccountId: string, connectionId:
 
 const transports = new TtlCache<ChannelTransport>(60_000, 2000);
 const sandbox = new SandboxTransport();
+const sandboxOff = new SandboxOffTransport();
 
 /** The transport a channel sends with (cached per saved version of its settings). */
 export const transportOf = (deps: Deps, account: AccountRow): ChannelTransport => {
-  if (account.transport === 'sandbox') return sandbox;
+  if (account.transport === 'sandbox') return messagingSandboxOn(deps.env) ? sandbox : sandboxOff;
   const key = `${account.connectionId}:${account.updatedAt.getTime()}`;
   const hit = transports.get(key);
   if (hit) return hit;
@@ -153,6 +156,7 @@ export const createChannel = async (
   const agent = await findAgentInSubaccount(deps.db, input.buildId, tenant.subaccountId);
   if (!agent) throw new AppError('BUILD_NOT_FOUND', 'Pick an agent of this sub-account', { field: 'buildId' });
   checkProvider(input.type, input);
+  requireCredentials(deps.env, input.type, Boolean(input.twilio || input.meta));
   if (input.twilio) {
     needSender(input.sender);
     await verifyCredentials(deps, input.twilio);
@@ -209,6 +213,8 @@ export const updateChannel = async (
   if (input.buildId && !(await findAgentInSubaccount(deps.db, input.buildId, subaccountId)))
     throw new AppError('BUILD_NOT_FOUND', 'Pick an agent of this sub-account', { field: 'buildId' });
   checkProvider(channel.connection.type, input);
+  // Back to the sandbox (credentials removed) only where the sandbox runs.
+  if (input.twilio === null || input.meta === null) requireCredentials(deps.env, channel.connection.type, false);
   const twilioAfter = input.twilio === undefined ? channel.account.transport === 'twilio' : input.twilio !== null;
   const instagram =
     channel.connection.type === 'instagram' && input.meta !== undefined

@@ -6,6 +6,7 @@ import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { enqueueJob, RetryableJobError, registerJobHandler } from '../../platform/jobs';
 import { type Channel, findChannel, markChannelError, transportOf, webhookUrlOf } from './connections';
+import { refuseSandboxOff } from './sandbox-mode';
 import { channelMessages } from './schema';
 import { isSuppressed, OPTED_OUT_MESSAGE } from './suppressions';
 import { TransportError } from './transport';
@@ -223,6 +224,7 @@ export const registerChannelSendJob = () =>
 export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone: string | null) => {
   const channel = await findChannel(deps.db, connectionId);
   if (!channel || !phone) return null;
+  refuseSandboxOff(deps.env, channel.account.transport);
   const closed = windowMessage(channel.connection.type, null);
   if (closed && !(await insideWhatsappWindow(deps, channel.connection.id, phone)))
     throw new AppError('SESSION_EXPIRED', closed);

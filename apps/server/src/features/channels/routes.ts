@@ -39,6 +39,7 @@ import { receiveInbound, registerInboundJob } from './inbound';
 import { readMedia, storeMedia } from './media';
 import { channelEvents, listMessages, registerChannelSendJob } from './outbound';
 import { requireE164 } from './phone';
+import { refuseSandboxOff } from './sandbox-mode';
 
 const tags = ['channels'];
 const ZConnectionParams = z.object({ connectionId: z.string().max(64) });
@@ -235,6 +236,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const channel = await channels.ownedChannel(deps.db, tenantOf(request).subaccountId, request.params.connectionId);
       const instagram = channel.connection.type === 'instagram';
+      refuseSandboxOff(deps.env, 'sandbox');
       if (channel.account.transport !== 'sandbox')
         throw new AppError(
           'CONFLICT',

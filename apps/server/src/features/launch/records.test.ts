@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type ConnectionFacts, toRecord } from './records';
+import { type ConnectionFacts, toRecord as recordOn } from './records';
+
+/** On a server that runs the messaging sandbox (outside production). */
+const toRecord = (facts: ConnectionFacts) => recordOn(facts, { sandboxOn: true });
 
 const base: ConnectionFacts = {
   id: 'con_abc',
@@ -81,5 +84,16 @@ describe('connection records', () => {
     const record = toRecord({ ...base, type: 'whatsapp', account: { transport: 'sandbox' } });
     expect(record).toMatchObject({ status: 'live', sandbox: true, setupPath: '/con_abc/whatsapp/campaigns' });
     expect(toRecord({ ...base, type: 'calendar' })).toBeNull();
+  });
+
+  it('shows a sandbox connection as an error, never live, where the sandbox is off (production)', () => {
+    const sms = recordOn({ ...base, account: { transport: 'sandbox', status: 'live' } }, { sandboxOn: false });
+    expect(sms).toMatchObject({ status: 'error', sandbox: true, error: { code: 'TWILIO_AUTH_FAILED' } });
+    expect(sms?.error?.message).toContain('MESSAGING_SANDBOX');
+    const instagram = recordOn(
+      { ...base, type: 'instagram', account: { transport: 'sandbox', status: 'live' } },
+      { sandboxOn: false },
+    );
+    expect(instagram).toMatchObject({ status: 'error', error: { code: 'META_AUTH_FAILED' } });
   });
 });

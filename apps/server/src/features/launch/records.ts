@@ -13,6 +13,7 @@ import {
   type TLaunchConnection,
   type TRecordError,
 } from '@switchboard/core';
+import { sandboxOffState } from '../channels/sandbox-mode';
 
 export interface ConnectionFacts {
   id: string;
@@ -111,14 +112,18 @@ const errorOf = (type: TLaunchChannel, facts: ConnectionFacts): TRecordError | n
   return null;
 };
 
-/** The record of one connection: status, error, checklist and setup page. */
-export const toRecord = (facts: ConnectionFacts): TLaunchConnection | null => {
+/**
+ * The record of one connection: status, error, checklist and setup page. `sandboxOn`: whether this
+ * server runs the messaging sandbox; where it does not, a sandbox connection answers nobody.
+ */
+export const toRecord = (facts: ConnectionFacts, options: { sandboxOn: boolean }): TLaunchConnection | null => {
   if (!isLaunchChannel(facts.type)) return null;
   const type = facts.type;
   const account = facts.account ?? {};
   const sandbox = account.transport === 'sandbox';
   const checklist = checklistOf(type, facts, sandbox);
-  const error = errorOf(type, facts);
+  const off = sandbox && !options.sandboxOn ? sandboxOffState(type) : null;
+  const error = off ? recordError(off.statusCode, off.statusMessage) : errorOf(type, facts);
   let status: TConnectionRecordStatus;
   if (facts.pausedAt) status = 'paused';
   else if (account.status === 'pending_connection') status = 'pending_connection';

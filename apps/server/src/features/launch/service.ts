@@ -1,6 +1,7 @@
 import type { TLaunchConnection, TLaunchResponse } from '@switchboard/core';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
+import { messagingSandboxOn } from '../channels/sandbox-mode';
 import { findConnection } from '../connections/repo';
 import { appToolIssues } from './app-tool-issues';
 import { setPaused } from './pauses';
@@ -26,7 +27,7 @@ export const launchOverview = async (
   const [facts, issues] = await Promise.all([repo.connectionFacts(deps.db, ids), appToolIssues(deps.db, ids)]);
   const bySubaccount = new Map<string, TLaunchConnection[]>();
   for (const fact of facts) {
-    const record = toRecord(fact);
+    const record = toRecord(fact, { sandboxOn: messagingSandboxOn(deps.env) });
     if (!record) continue;
     const list = bySubaccount.get(record.subaccountId) ?? [];
     list.push(record);
@@ -46,7 +47,7 @@ export const launchOverview = async (
 const ownedRecord = async (deps: Deps, subaccountId: string, connectionId: string) => {
   const facts = await repo.connectionFacts(deps.db, [subaccountId]);
   const fact = facts.find((entry) => entry.id === connectionId);
-  const record = fact ? toRecord(fact) : null;
+  const record = fact ? toRecord(fact, { sandboxOn: messagingSandboxOn(deps.env) }) : null;
   if (!record) throw new AppError('CONNECTION_NOT_FOUND', 'The connection does not exist or was deleted.');
   return record;
 };
