@@ -7,6 +7,7 @@ export * from './auth/schemas';
 export * from './billing';
 export * from './channels/index';
 export * from './conversations/api-keys';
+export * from './conversations/origin';
 export * from './conversations/schemas';
 export * from './demos/schemas';
 export * from './errors/app-error';

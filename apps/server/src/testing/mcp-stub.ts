@@ -7,7 +7,8 @@ import { readBody } from './read-body';
 
 /**
  * A real MCP server for tests: the SDK's own McpServer and StreamableHTTPServerTransport
- * (stateless) on a local socket. Tools: get_weather {city} and always_fails. With `token`, every
+ * (stateless) on a local socket. Tools: get_weather {city} (annotated read-only) and always_fails;
+ * with `writingTool`, also create_ticket {subject} (annotated as writing). With `token`, every
  * request without `Authorization: Bearer <token>` is answered 401.
  */
 export interface McpStub {
@@ -17,13 +18,14 @@ export interface McpStub {
   close(): Promise<void>;
 }
 
-const buildServer = (calls: McpStub['calls']) => {
+const buildServer = (calls: McpStub['calls'], writingTool: boolean) => {
   const server = new McpServer({ name: 'weather-stub', version: '1.0.0' });
   server.registerTool(
     'get_weather',
     {
       description: 'Current weather of a city',
       inputSchema: { city: z.string().min(1).describe('The city') },
+      annotations: { readOnlyHint: true },
     },
     async ({ city }) => {
       calls.push({ name: 'get_weather', args: { city } });
@@ -34,6 +36,20 @@ const buildServer = (calls: McpStub['calls']) => {
     calls.push({ name: 'always_fails', args: {} });
     return { content: [{ type: 'text', text: 'The upstream weather service is down' }], isError: true };
   });
+  if (writingTool) {
+    server.registerTool(
+      'create_ticket',
+      {
+        description: 'Opens a support ticket about the weather',
+        inputSchema: { subject: z.string().min(1).describe('What the ticket is about') },
+        annotations: { readOnlyHint: false, destructiveHint: false },
+      },
+      async ({ subject }) => {
+        calls.push({ name: 'create_ticket', args: { subject } });
+        return { content: [{ type: 'text', text: JSON.stringify({ ticket: 'T-1', subject }) }] };
+      },
+    );
+  }
   return server;
 };
 
@@ -42,7 +58,7 @@ const parse = async (request: IncomingMessage) => {
   return text ? JSON.parse(text) : undefined;
 };
 
-export const startMcpStub = async (options: { token?: string } = {}): Promise<McpStub> => {
+export const startMcpStub = async (options: { token?: string; writingTool?: boolean } = {}): Promise<McpStub> => {
   const calls: McpStub['calls'] = [];
   const http: Server = createServer(async (request, response) => {
     if (options.token && request.headers.authorization !== `Bearer ${options.token}`) {
@@ -53,7 +69,7 @@ export const startMcpStub = async (options: { token?: string } = {}): Promise<Mc
       response.writeHead(405, { allow: 'POST' }).end();
       return;
     }
-    const server = buildServer(calls);
+    const server = buildServer(calls, Boolean(options.writingTool));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     response.on('close', () => {
       void transport.close();

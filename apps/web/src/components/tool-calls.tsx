@@ -1,4 +1,4 @@
-import type { TToolCallView } from '@switchboard/core';
+import { isToolNotCalled, type TToolCallView, toolNotCalledLabel } from '@switchboard/core';
 import { Wrench } from 'lucide-react';
 import { cn } from '../lib/cn';
 
@@ -11,7 +11,13 @@ export const shortValue = (value: unknown) => {
 const failed = (output: unknown) =>
   Boolean(output && typeof output === 'object' && 'error' in (output as Record<string, unknown>));
 
-/** The tools an agent called for one reply: name(input) → output, a failed call marked as such. */
+/** A call a test recorded without making it (an evaluation run, the test chat, a demo). */
+const notCalled = (call: TToolCallView) => Boolean(call.notCalled) || isToolNotCalled(call.output);
+
+/**
+ * The tools an agent called for one reply: name(input) → output, a failed call marked as such, and
+ * a call a test did not make as "Not called in a test run — would call name with input".
+ */
 export const ToolCallList = ({ calls, className }: { calls: TToolCallView[]; className?: string }) => (
   <ul className={cn('mt-1 max-w-[85%] space-y-1', className)} aria-label="Tool calls">
     {calls.map((call, index) => (
@@ -21,12 +27,19 @@ export const ToolCallList = ({ calls, className }: { calls: TToolCallView[]; cla
         className={cn(
           'rounded-md border px-2 py-1 text-xs text-muted break-words',
           failed(call.output) ? 'border-danger' : 'border-border',
+          notCalled(call) && 'border-dashed',
         )}
       >
         <Wrench size={12} className="mr-1 inline" aria-hidden="true" />
-        <span className="font-medium text-foreground">{call.name}</span>({shortValue(call.input)}) →{' '}
-        {failed(call.output) ? <span className="font-medium text-danger">failed: </span> : null}
-        {shortValue(call.output)}
+        {notCalled(call) ? (
+          <span data-testid="tool-not-called">{toolNotCalledLabel(call.name, shortValue(call.input))}</span>
+        ) : (
+          <>
+            <span className="font-medium text-foreground">{call.name}</span>({shortValue(call.input)}) →{' '}
+            {failed(call.output) ? <span className="font-medium text-danger">failed: </span> : null}
+            {shortValue(call.output)}
+          </>
+        )}
       </li>
     ))}
   </ul>

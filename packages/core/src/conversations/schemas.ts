@@ -16,7 +16,13 @@ export type TChannel = z.infer<typeof ZChannel>;
 export const ZMessageSource = z.object({ documentId: z.string(), name: z.string(), excerpt: z.string() });
 export type TMessageSource = z.infer<typeof ZMessageSource>;
 
-export const ZToolCallView = z.object({ name: z.string(), input: z.unknown(), output: z.unknown() });
+export const ZToolCallView = z.object({
+  name: z.string(),
+  input: z.unknown(),
+  output: z.unknown(),
+  /** A test (evaluation run, test chat, demo) recorded the call without making it: it would call `name` with `input`. */
+  notCalled: z.boolean().optional(),
+});
 export type TToolCallView = z.infer<typeof ZToolCallView>;
 
 export const ZMessageView = z.object({

@@ -1,10 +1,15 @@
 import {
   type ErrorCode,
   modelToolName,
+  reachesOutside,
   type TAppToolGroup,
   type TAppToolOwnerStatus,
   type TAppToolSource,
   type TEnabledTool,
+  type TOrigin,
+  type TToolEffect,
+  toolNotCalled,
+  toolRunsFor,
   validateToolArguments,
 } from '@switchboard/core';
 import { jsonSchema, type ToolSet, tool } from 'ai';
@@ -14,15 +19,18 @@ import { AppError } from '../../platform/errors';
 
 /**
  * The app tools an agent has enabled (Composio actions, MCP server tools) as AI SDK tools. Each
- * source registers a runner: it says whether a connection or server belongs to a sub-account, and
- * runs a call. Arguments are checked against the tool's schema before any call; a failure reaches
- * the model (and the transcript) as `{ error: { code, message, field?, actions? } }`.
+ * source registers a runner: it says whether a connection or server belongs to a sub-account, what
+ * a call would do, and runs a call. Arguments are checked against the tool's schema before any
+ * call; a failure reaches the model (and the transcript) as `{ error: { code, message, field?,
+ * actions? } }`. A test's call that would write is recorded, not made (`toolRunsFor`).
  */
 
 export interface AppToolCall {
   subaccountId: string;
   tool: TEnabledTool;
   input: Record<string, unknown>;
+  /** Where the turn comes from: a test runs only what reads (and, trying an agent, the sandbox's writes). */
+  origin: TOrigin;
   signal?: AbortSignal;
 }
 
@@ -31,6 +39,11 @@ export interface AppToolRunner {
   discover(deps: Deps, subaccountId: string): Promise<TAppToolGroup[]>;
   /** True when the connection or server `ownerId` belongs to the sub-account. */
   owns(db: Db | Tx, subaccountId: string, ownerId: string): Promise<boolean>;
+  /**
+   * What the call would do, from the tool's metadata as its source gave it at discovery (a tool
+   * not found, or whose metadata does not say it only reads, writes).
+   */
+  effect(deps: Deps, call: AppToolCall): Promise<TToolEffect>;
   /** Runs the call; throws AppError (TOOL_EXECUTION_FAILED, COMPOSIO_*) when it fails. */
   run(deps: Deps, call: AppToolCall): Promise<unknown>;
   /** The stored name and status of every connection or server of the sub-accounts (no network). */
@@ -116,13 +129,20 @@ const failure = (error: unknown): AppToolFailure => {
   };
 };
 
-/** Runs one app tool call: fixed values merged in, arguments checked, failures returned as data. */
+/**
+ * Runs one app tool call: fixed values merged in, arguments checked, failures returned as data.
+ * For a test, a call that would write is not made: its record says what would have been called.
+ */
 export const runAppTool = async (deps: Deps, call: AppToolCall): Promise<unknown> => {
   const input = { ...call.input, ...call.tool.fixedValues };
   const bad = validateToolArguments(call.tool.inputSchema, input);
   if (bad) return failure(new AppError('TOOL_EXECUTION_FAILED', bad.message, { field: bad.field }));
   try {
-    return await runnerFor(call.tool.source).run(deps, { ...call, input });
+    const runner = runnerFor(call.tool.source);
+    if (!reachesOutside(call.origin) && !toolRunsFor(call.origin, await runner.effect(deps, { ...call, input }))) {
+      return toolNotCalled(call.tool.slug, input);
+    }
+    return await runner.run(deps, { ...call, input });
   } catch (error) {
     return failure(error);
   }
@@ -132,7 +152,7 @@ export const buildAppTools = (
   deps: Deps,
   subaccountId: string,
   enabled: TEnabledTool[],
-  signal?: AbortSignal,
+  { origin, signal }: { origin: TOrigin; signal?: AbortSignal },
 ): ToolSet | undefined => {
   if (!enabled.length) return undefined;
   const set: ToolSet = {};
@@ -140,7 +160,7 @@ export const buildAppTools = (
     set[modelToolName(appTool.slug)] = tool({
       description: appTool.description || appTool.slug,
       inputSchema: jsonSchema<Record<string, unknown>>(schemaForModel(appTool) as never),
-      execute: (input) => runAppTool(deps, { subaccountId, tool: appTool, input: input ?? {}, signal }),
+      execute: (input) => runAppTool(deps, { subaccountId, tool: appTool, input: input ?? {}, origin, signal }),
     });
   }
   return set;

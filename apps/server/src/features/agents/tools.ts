@@ -1,3 +1,4 @@
+import { type TOrigin, type TToolEffect, toolNotCalled, toolRunsFor } from '@switchboard/core';
 import { jsonSchema, type ToolSet, tool } from 'ai';
 import type { Deps } from '../../platform/deps';
 import { createOutboundFetch, type OutboundPolicy, policyOf } from '../../platform/outbound';
@@ -78,7 +79,12 @@ export const callHttpTool = async (deps: Deps, toolRow: AgentToolRow, input: Rec
   return data;
 };
 
-export const buildAgentTools = (deps: Deps, toolRows: AgentToolRow[]): ToolSet | undefined => {
+/** A GET only reads (HTTP's safe method); any other method may change something at the address. */
+export const httpToolEffect = (toolRow: Pick<AgentToolRow, 'method'>): TToolEffect =>
+  toolRow.method === 'GET' ? 'read' : 'write';
+
+/** The agent's HTTP tools for a turn of this origin: a test records a writing call instead of making it. */
+export const buildAgentTools = (deps: Deps, toolRows: AgentToolRow[], origin: TOrigin): ToolSet | undefined => {
   if (!toolRows.length) return undefined;
   const set: ToolSet = {};
   for (const toolRow of toolRows) {
@@ -86,6 +92,9 @@ export const buildAgentTools = (deps: Deps, toolRows: AgentToolRow[]): ToolSet |
       description: toolRow.description || `Calls ${toolRow.method} ${toolRow.url}`,
       inputSchema: jsonSchema<Record<string, unknown>>(schemaForModel(toolRow) as never),
       execute: async (input) => {
+        if (!toolRunsFor(origin, httpToolEffect(toolRow))) {
+          return toolNotCalled(toolRow.name, { ...(input ?? {}), ...(toolRow.fixedValues ?? {}) });
+        }
         try {
           return await callHttpTool(deps, toolRow, input ?? {});
         } catch (error) {

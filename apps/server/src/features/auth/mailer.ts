@@ -1,3 +1,4 @@
+import { reachesOutside, type TOrigin } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
@@ -13,6 +14,8 @@ export interface OutgoingMail {
   html: string;
   /** The action link the mail carries, printed to the log when no SMTP is configured. */
   link?: string;
+  /** Where the mail comes from (live when not said): a test's mail is refused, neither stored nor sent. */
+  origin?: TOrigin;
 }
 
 export interface Mailer {
@@ -31,7 +34,8 @@ export const createMailer = (db: Db, env: Env, log: Logger): Mailer => {
     return transport;
   };
   return {
-    async send(mail) {
+    async send({ origin = 'live', ...mail }) {
+      if (!reachesOutside(origin)) throw new Error(`A test (${origin}) cannot send mail`);
       const id = newId('outbox');
       await db.insert(outbox).values({ id, ...mail, link: mail.link ?? null });
       if (env.SMTP_URL) {

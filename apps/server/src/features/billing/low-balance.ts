@@ -99,11 +99,14 @@ const alertIfLow = async (deps: Deps, row: BillingRow, balance: number) => {
     .from(subaccounts)
     .where(eq(subaccounts.accountId, row.accountId));
   for (const sub of ofAccount) {
-    await emitWebhookEvent(deps, sub.id, 'credits.low', {
-      remaining: balance,
-      total: periodCredits,
-      thresholdPercent: percent,
-    });
+    // The account's balance is real whatever spent it (an evaluation's model calls included).
+    await emitWebhookEvent(
+      deps,
+      sub.id,
+      'credits.low',
+      { remaining: balance, total: periodCredits, thresholdPercent: percent },
+      'live',
+    );
   }
   const owner = await ownerOf(deps, row.accountId);
   if (!owner) return;

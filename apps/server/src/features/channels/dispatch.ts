@@ -447,19 +447,25 @@ export const dispatchCampaign = async (
     await deps.bus.publish(channelEvents(channel.connection.id), { campaignId: campaign.id, kind: 'campaign' });
     if (finished.length) {
       const view = await getCampaign(deps, campaign.subaccountId, campaign.id);
-      await emitWebhookEvent(deps, campaign.subaccountId, 'campaign.completed', {
-        campaignId: view.campaignId,
-        connectionId: view.connectionId,
-        channel: view.channel,
-        name: view.name,
-        recipients: view.figures.total,
-        sent: view.figures.sent,
-        delivered: view.figures.delivered,
-        failed: view.figures.failed,
-        skipped: view.figures.skipped,
-        optedOut: view.figures.optedOut,
-        replied: view.figures.replied,
-      });
+      await emitWebhookEvent(
+        deps,
+        campaign.subaccountId,
+        'campaign.completed',
+        {
+          campaignId: view.campaignId,
+          connectionId: view.connectionId,
+          channel: view.channel,
+          name: view.name,
+          recipients: view.figures.total,
+          sent: view.figures.sent,
+          delivered: view.figures.delivered,
+          failed: view.figures.failed,
+          skipped: view.figures.skipped,
+          optedOut: view.figures.optedOut,
+          replied: view.figures.replied,
+        },
+        'live',
+      );
     }
     return { completed: true, sent };
   }

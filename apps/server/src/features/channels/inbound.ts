@@ -153,7 +153,13 @@ export const answerInbound = async (deps: Deps, messageId: string, optOutType: s
   const keyword = phoneChannel ? (OPT_OUT_TYPES[optOutType?.toUpperCase() ?? ''] ?? keywordOf(message.body)) : null;
   const confirm = async (text: string) => {
     if (confirmsKeywordsItself(channel)) return;
-    await queueOutbound(deps, channel, { to: phone, parts: [text], key: `keyword:${message.id}`, keywordReply: true });
+    await queueOutbound(deps, channel, {
+      to: phone,
+      parts: [text],
+      key: `keyword:${message.id}`,
+      keywordReply: true,
+      origin: 'live',
+    });
   };
   if (keyword === 'opt_out') {
     // The opt-out belongs to the number and this sender: it outlives the contact row.
@@ -218,6 +224,7 @@ export const answerInbound = async (deps: Deps, messageId: string, optOutType: s
     parts: splitFor(channel, reply.message),
     key: `reply:${message.id}`,
     threadId: reply.threadId,
+    origin: reply.origin,
   });
   return { threadId: reply.threadId };
 };
@@ -247,6 +254,7 @@ const tellUnavailable = async (deps: Deps, channel: Channel, phone: string) => {
     to: phone,
     parts: [VISITOR_UNAVAILABLE],
     key: `unavailable:${channel.connection.id}:${phone}:${window}`,
+    origin: 'live',
   });
   return queued.length > 0;
 };

@@ -321,6 +321,7 @@ describe('an Instagram agent on Meta', () => {
       to: from,
       parts: ['A late answer'],
       key: 'test:late',
+      origin: 'live',
     });
     const row = await until(
       async () =>

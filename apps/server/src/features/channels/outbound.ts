@@ -1,4 +1,4 @@
-import type { TChannelType } from '@switchboard/core';
+import { reachesOutside, type TChannelType, type TOrigin } from '@switchboard/core';
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
@@ -72,6 +72,8 @@ export interface QueueInput {
   threadId?: string | null;
   /** Keyword confirmations go out to a contact who just opted out; nothing else does. */
   keywordReply?: boolean;
+  /** Where the answer comes from (an agent reply: its turn's); a test's is refused. */
+  origin: TOrigin;
 }
 
 /**
@@ -79,6 +81,7 @@ export interface QueueInput {
  * transaction. Queuing the same key again adds nothing.
  */
 export const queueOutbound = async (deps: Deps, channel: Channel, input: QueueInput, outer?: Tx) => {
+  if (!reachesOutside(input.origin)) throw new Error(`A test (${input.origin}) cannot send channel messages`);
   const run = async (tx: Tx) => {
     const rows = input.parts.map((body, index) => ({
       id: newId('channelMessage'),
@@ -237,6 +240,7 @@ export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone
       mediaUrls: input.mediaUrls,
       key: input.key,
       threadId: input.threadId,
+      origin: 'live',
     });
 };
 

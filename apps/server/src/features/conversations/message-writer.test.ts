@@ -40,7 +40,13 @@ describe('group commit of messages', () => {
     await Promise.all(
       started.flatMap((thread, i) =>
         Array.from({ length: 4 }, (_, n) =>
-          storeMessage(t.deps, { subaccountId, threadId: thread.id, role: 'user', content: `t${i} m${n}` }),
+          storeMessage(t.deps, {
+            origin: 'live',
+            subaccountId,
+            threadId: thread.id,
+            role: 'user',
+            content: `t${i} m${n}`,
+          }),
         ),
       ),
     );
@@ -55,18 +61,25 @@ describe('group commit of messages', () => {
     const older = await createThread();
     const fresh = Array.from({ length: 3 }, () => newId('thread'));
     await Promise.all([
-      storeMessage(t.deps, { subaccountId, threadId: older.id, role: 'user', content: 'older 1' }),
+      storeMessage(t.deps, { origin: 'live', subaccountId, threadId: older.id, role: 'user', content: 'older 1' }),
       ...fresh.flatMap((id, i) => [
         storeMessage(t.deps, {
+          origin: 'live',
           subaccountId,
           threadId: id,
           role: 'user',
           content: `new ${i} first`,
           newThread: { subaccountId, agentId, channel: 'api' },
         }),
-        storeMessage(t.deps, { subaccountId, threadId: id, role: 'assistant', content: `new ${i} reply` }),
+        storeMessage(t.deps, {
+          origin: 'live',
+          subaccountId,
+          threadId: id,
+          role: 'assistant',
+          content: `new ${i} reply`,
+        }),
       ]),
-      storeMessage(t.deps, { subaccountId, threadId: older.id, role: 'assistant', content: 'older 2' }),
+      storeMessage(t.deps, { origin: 'live', subaccountId, threadId: older.id, role: 'assistant', content: 'older 2' }),
     ]);
     const olderStored = await getThreadWithMessages(t.deps.db, subaccountId, older.id);
     expect(olderStored?.thread).toMatchObject({ messageCount: 2, lastMessage: 'older 2' });
@@ -83,17 +96,32 @@ describe('group commit of messages', () => {
     const turn = (n: number, first = false) =>
       Promise.all([
         storeMessage(t.deps, {
+          origin: 'live',
           subaccountId,
           threadId,
           role: 'user',
           content: `question ${n}`,
           ...(first ? { newThread } : {}),
         }),
-        storeMessage(t.deps, { subaccountId, threadId, role: 'assistant', content: `answer ${n}`, model: 'm' }),
+        storeMessage(t.deps, {
+          origin: 'live',
+          subaccountId,
+          threadId,
+          role: 'assistant',
+          content: `answer ${n}`,
+          model: 'm',
+        }),
       ]);
     await turn(1, true);
     await turn(2);
-    await storeMessage(t.deps, { subaccountId, threadId, role: 'human', content: 'a person', userId: 'usr_p' });
+    await storeMessage(t.deps, {
+      origin: 'live',
+      subaccountId,
+      threadId,
+      role: 'human',
+      content: 'a person',
+      userId: 'usr_p',
+    });
     const stored = await getThreadWithMessages(t.deps.db, subaccountId, threadId);
     expect(stored?.messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'question 1'],
@@ -116,9 +144,15 @@ describe('group commit of messages', () => {
   it('fails only the message whose thread does not exist', async () => {
     const thread = await createThread();
     const results = await Promise.allSettled([
-      storeMessage(t.deps, { subaccountId, threadId: thread.id, role: 'user', content: 'fine' }),
-      storeMessage(t.deps, { subaccountId, threadId: 'thr_missing', role: 'user', content: 'orphan' }),
-      storeMessage(t.deps, { subaccountId, threadId: thread.id, role: 'assistant', content: 'also fine' }),
+      storeMessage(t.deps, { origin: 'live', subaccountId, threadId: thread.id, role: 'user', content: 'fine' }),
+      storeMessage(t.deps, { origin: 'live', subaccountId, threadId: 'thr_missing', role: 'user', content: 'orphan' }),
+      storeMessage(t.deps, {
+        origin: 'live',
+        subaccountId,
+        threadId: thread.id,
+        role: 'assistant',
+        content: 'also fine',
+      }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const stored = await getThreadWithMessages(t.deps.db, subaccountId, thread.id);
@@ -134,15 +168,28 @@ describe('group commit of messages', () => {
   it('answers what the database holds: a new thread, a person joining in, the last 20 of a long one', async () => {
     const threadId = newId('thread');
     const newThread = { subaccountId, agentId, channel: 'widget' as const };
-    await storeMessage(t.deps, { subaccountId, threadId, role: 'user', content: 'm0', newThread });
+    await storeMessage(t.deps, { origin: 'live', subaccountId, threadId, role: 'user', content: 'm0', newThread });
     expect(contents(await kept(threadId))).toEqual(['m0']);
     await Promise.all([
-      storeMessage(t.deps, { subaccountId, threadId, role: 'assistant', content: 'm1' }),
-      storeMessage(t.deps, { subaccountId, threadId, role: 'human', content: 'm2', userId: 'usr_person' }),
+      storeMessage(t.deps, { origin: 'live', subaccountId, threadId, role: 'assistant', content: 'm1' }),
+      storeMessage(t.deps, {
+        origin: 'live',
+        subaccountId,
+        threadId,
+        role: 'human',
+        content: 'm2',
+        userId: 'usr_person',
+      }),
     ]);
     expect(contents(await kept(threadId))).toEqual(['m0', 'm1', 'm2']);
     for (let n = 3; n < 25; n += 1) {
-      await storeMessage(t.deps, { subaccountId, threadId, role: n % 2 ? 'assistant' : 'user', content: `m${n}` });
+      await storeMessage(t.deps, {
+        origin: 'live',
+        subaccountId,
+        threadId,
+        role: n % 2 ? 'assistant' : 'user',
+        content: `m${n}`,
+      });
     }
     expect(await kept(threadId)).toEqual(await stored(threadId));
     expect(contents(await kept(threadId, 5))).toEqual(['m20', 'm21', 'm22', 'm23', 'm24']);
@@ -152,9 +199,9 @@ describe('group commit of messages', () => {
     // A thread this process has not written before (as after a restart): nothing of it in memory.
     const threadId = newId('thread');
     await t.deps.db.insert(threads).values({ id: threadId, subaccountId, agentId, channel: 'widget' });
-    await storeMessage(t.deps, { subaccountId, threadId, role: 'user', content: 'first' });
+    await storeMessage(t.deps, { origin: 'live', subaccountId, threadId, role: 'user', content: 'first' });
     const reading = kept(threadId);
-    await storeMessage(t.deps, { subaccountId, threadId, role: 'assistant', content: 'second' });
+    await storeMessage(t.deps, { origin: 'live', subaccountId, threadId, role: 'assistant', content: 'second' });
     await reading;
     expect(contents(await kept(threadId))).toEqual(['first', 'second']);
   });

@@ -1,5 +1,5 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import type { TChannel } from '@switchboard/core';
+import { isToolNotCalled, originOfChannel, stricterOrigin, type TChannel, type TOrigin } from '@switchboard/core';
 import type { ModelMessage, ToolChoice, ToolSet } from 'ai';
 import { type Deps, embeddedDatabase } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
@@ -12,6 +12,7 @@ import { runModel } from '../llm/gateway';
 import { composeSystemPrompt } from '../llm/prompt-format';
 import { recentMessages } from './history';
 import { findThreadForReply, nextMessageTime, storeMessage } from './repo';
+import type { MessageToolCall } from './schema';
 
 /**
  * An agent's reply on any channel: answers with the agent's prompt, knowledge and tools through
@@ -35,6 +36,11 @@ export interface ReplyInput {
   strict?: boolean;
   /** What an API caller adds to the agent (OpenAI-compatible API); every field is honoured. */
   caller?: CallerOptions;
+  /**
+   * Where the turn comes from, when the caller knows more than its channel says (an evaluation
+   * run). The turn's origin is the stricter of this and its channel's: never live for a test.
+   */
+  origin?: TOrigin;
 }
 
 export interface CallerOptions {
@@ -60,7 +66,7 @@ export interface ReplyResult {
   threadId: string;
   message: string;
   sources: { documentId: string; name: string; excerpt: string }[];
-  toolCalls: { name: string; input: unknown; output: unknown }[];
+  toolCalls: MessageToolCall[];
   offline: boolean;
   humanHandled: boolean;
   /** The stored assistant message id ('' when a person handles the thread). */
@@ -70,6 +76,8 @@ export interface ReplyResult {
   credits: number;
   usage: { inputTokens: number; outputTokens: number };
   pendingToolCalls: { id: string; name: string; input: unknown }[];
+  /** The turn's origin, for what the caller does next with the reply (a channel send refuses a test's). */
+  origin: TOrigin;
 }
 
 /** Messages of history sent to the model at most. */
@@ -83,6 +91,7 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
   if (!agent || agent.subaccountId !== input.subaccountId) {
     throw new AppError('AGENT_NOT_FOUND', 'The agent does not exist or was deleted.');
   }
+  const origin = stricterOrigin(input.origin ?? 'live', originOfChannel(input.channel));
 
   // A known thread is looked up (its handler is cached: 2 s on PostgreSQL, for the conversation on
   // PGlite, repo.ts); a new one is created with its first message.
@@ -119,6 +128,7 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
               channelRef: input.channelRef,
               contactIdentifier: input.contactIdentifier,
             },
+        origin,
       }
     : null;
   const storeUserAlone = async () => {
@@ -139,6 +149,7 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       credits: 0,
       usage: { inputTokens: 0, outputTokens: 0 },
       pendingToolCalls: [],
+      origin,
     };
   }
 
@@ -187,7 +198,10 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
         stopSequences: caller?.stopSequences ?? agent.stopSequences,
       },
       tools: withCallerTools(
-        mergeToolSets(buildAgentTools(deps, agent.tools), buildAppTools(deps, agent.subaccountId, agent.enabledTools)),
+        mergeToolSets(
+          buildAgentTools(deps, agent.tools, origin),
+          buildAppTools(deps, agent.subaccountId, agent.enabledTools, { origin }),
+        ),
         caller?.tools,
       ),
       modelMessages: caller?.modelMessages,
@@ -207,6 +221,7 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
   }
   const text = result.text.trim();
   const usage = { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens };
+  const toolCalls = result.toolCalls.map(markNotCalled);
   if (!text && result.pendingToolCalls.length) {
     // The caller runs its own tools and sends their results back; the answer is stored then.
     await storeUserAlone();
@@ -214,7 +229,7 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       threadId: thread.id,
       message: '',
       sources,
-      toolCalls: result.toolCalls,
+      toolCalls,
       offline: result.offline,
       humanHandled: false,
       messageId: '',
@@ -222,6 +237,7 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       credits: result.usage.credits,
       usage,
       pendingToolCalls: result.pendingToolCalls,
+      origin,
     };
   }
   if (!text) {
@@ -238,16 +254,17 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       role: 'assistant',
       content: text,
       sources,
-      toolCalls: result.toolCalls,
+      toolCalls,
       model: result.model,
       offline: result.offline,
+      origin,
     }),
   ]);
   return {
     threadId: thread.id,
     message: text,
     sources,
-    toolCalls: result.toolCalls,
+    toolCalls,
     offline: result.offline,
     humanHandled: false,
     messageId: stored.id,
@@ -255,8 +272,13 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
     credits: result.usage.credits,
     usage,
     pendingToolCalls: result.pendingToolCalls,
+    origin,
   };
 }
+
+/** A call a test recorded without making it is marked, so every screen says it was not called. */
+const markNotCalled = (call: MessageToolCall): MessageToolCall =>
+  isToolNotCalled(call.output) ? { ...call, notCalled: true } : call;
 
 /** The agent's HTTP tools and an API caller's own tools together (the agent's win a name clash). */
 const withCallerTools = (agentTools: ToolSet | undefined, callerTools: ToolSet | undefined) =>

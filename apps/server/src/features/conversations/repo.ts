@@ -1,4 +1,4 @@
-import type { TChannel, TMessageView, TThreadView } from '@switchboard/core';
+import { originOfChannel, type TChannel, type TMessageView, type TOrigin, type TThreadView } from '@switchboard/core';
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type Deps, embeddedDatabase } from '../../platform/deps';
@@ -127,6 +127,8 @@ export const storeMessage = async (
     id?: string;
     /** When the message arrived (from nextMessageTime), for a message stored after it came in. */
     createdAt?: Date;
+    /** Where the turn comes from: a test's message is stored and shown, never announced outside. */
+    origin: TOrigin;
   },
 ): Promise<MessageRow> => {
   const row: MessageRow = {
@@ -185,6 +187,7 @@ export const storeMessage = async (
     announceMessage(deps, {
       subaccountId: input.subaccountId,
       threadId: input.threadId,
+      origin: input.origin,
       message: { id: row.id, role: row.role, content: row.content, model: row.model },
       newThread: input.newThread,
     }).catch((error: unknown) => deps.log.error({ err: error, threadId: input.threadId }, 'Webhook events not queued')),
@@ -205,6 +208,8 @@ export const appendHumanMessage = async (
     role: 'human',
     content: input.content,
     userId: input.userId,
+    // A person answering in a test's thread (a demo, an evaluation) keeps it a test.
+    origin: originOfChannel(thread.channel),
   });
   return messageView(row);
 };

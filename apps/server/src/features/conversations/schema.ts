@@ -2,7 +2,8 @@ import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzl
 import { subaccounts } from '../tenancy/schema';
 
 export type MessageSource = { documentId: string; name: string; excerpt: string };
-export type MessageToolCall = { name: string; input: unknown; output: unknown };
+/** A tool the agent called for a reply; `notCalled` when a test recorded the call without making it. */
+export type MessageToolCall = { name: string; input: unknown; output: unknown; notCalled?: boolean };
 
 /** A conversation with an agent on one channel. */
 export const threads = pgTable(

@@ -1,4 +1,11 @@
-import type { TCheckResult, TJudgeVerdict, TQuestion, TQuestionCheck, TTranscriptMessage } from '@switchboard/core';
+import type {
+  TCheckResult,
+  TJudgeVerdict,
+  TOrigin,
+  TQuestion,
+  TQuestionCheck,
+  TTranscriptMessage,
+} from '@switchboard/core';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { replyAsAgent } from '../conversations/reply';
@@ -12,6 +19,11 @@ import { withRetry } from './retry';
 export interface RunContext {
   deps: Deps;
   runId: string;
+  /**
+   * A run is a test: every turn of the agent carries this origin, so nothing it causes reaches the
+   * outside (no webhooks, channel messages or mail; writing tools recorded as "would call").
+   */
+  origin: Extract<TOrigin, 'evaluation'>;
   accountId: string;
   subaccountId: string;
   testing: ModelChoice;
@@ -133,6 +145,7 @@ const agentReply = async (
         message: last,
         channel: 'evaluation',
         channelRef: ctx.runId,
+        origin: ctx.origin,
         signal: ctx.signal,
         strict: true,
         // A replayed case gives the agent the recorded turns before the question.
@@ -179,7 +192,10 @@ const agentReply = async (
 };
 
 /** The agent's line of the transcript, with the tools it called (and what they answered). */
-const answered = (content: string, toolCalls: { name: string; input: unknown; output: unknown }[]) => ({
+const answered = (
+  content: string,
+  toolCalls: { name: string; input: unknown; output: unknown; notCalled?: boolean }[],
+) => ({
   role: 'assistant' as const,
   content,
   ...(toolCalls.length ? { toolCalls } : {}),

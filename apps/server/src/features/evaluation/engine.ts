@@ -121,6 +121,7 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
   const ctx: RunContext = {
     deps,
     runId,
+    origin: 'evaluation',
     accountId: row.accountId,
     subaccountId: row.subaccountId,
     testing: parseModelChoice(row.testingModel),
@@ -255,23 +256,33 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
   return { status: completed ? 'completed' : 'stopped', done, passed };
 };
 
-/** The `evaluation.completed` webhook event of a run that finished or failed. */
+/**
+ * The `evaluation.completed` webhook event of a run that finished or failed. It is the agency's own
+ * notice about its run, not something the run's conversations did, so it goes out as live; the
+ * run's turns carry the evaluation origin and announce nothing.
+ */
 const announceRun = (deps: Deps, run: repo.RunRow, progress: TRunProgress) =>
-  emitWebhookEvent(deps, run.subaccountId, 'evaluation.completed', {
-    runId: run.id,
-    evaluationId: run.evaluationId,
-    name: run.name,
-    agentId: run.agentId,
-    status: run.status,
-    offline: run.offline,
-    testingModel: run.testingModel,
-    error: run.error,
-    total: progress.total,
-    passed: progress.passed,
-    failed: progress.failed,
-    errors: progress.errors,
-    passRate: progress.passRate,
-  });
+  emitWebhookEvent(
+    deps,
+    run.subaccountId,
+    'evaluation.completed',
+    {
+      runId: run.id,
+      evaluationId: run.evaluationId,
+      name: run.name,
+      agentId: run.agentId,
+      status: run.status,
+      offline: run.offline,
+      testingModel: run.testingModel,
+      error: run.error,
+      total: progress.total,
+      passed: progress.passed,
+      failed: progress.failed,
+      errors: progress.errors,
+      passRate: progress.passRate,
+    },
+    'live',
+  );
 
 export const registerEvaluationJobs = () => {
   registerJobHandler(EVALUATION_JOB, async (deps, job) => {

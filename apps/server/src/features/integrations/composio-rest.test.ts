@@ -111,7 +111,7 @@ describe('Composio REST adapter (against a local stand-in of its API)', () => {
       version: '20250909_00',
       fixedValues: {},
     };
-    const call = (input: Record<string, unknown>) => runAppTool(t.deps, { subaccountId, tool, input });
+    const call = (input: Record<string, unknown>) => runAppTool(t.deps, { subaccountId, tool, input, origin: 'live' });
 
     expect(await call({ recipient_email: 'a@example.com', body: 'Hi' })).toEqual({
       message_id: 'msg_1',

@@ -156,7 +156,7 @@ describe('connected apps (sandbox catalogue)', () => {
     expect(stranger.json().records).toEqual([]);
 
     // An evaluation asks the agent to book: its check asserts the call and its arguments, and the
-    // stored transcript shows the call with what the app answered.
+    // stored transcript shows the call as "would call": a test run books nothing, even in the sandbox.
     const evaluation = await t.app.inject({
       method: 'POST',
       url: '/api/openai/assistants/run/evaluationdata',
@@ -189,13 +189,17 @@ describe('connected apps (sandbox catalogue)', () => {
     expect(row?.transcript.at(-1)?.toolCalls?.[0]).toMatchObject({
       name: 'SANDBOX_CALENDAR_BOOK_SLOT',
       input: { date: '2031-03-05', time: '09:00' },
-      output: { booked: true },
+      notCalled: true,
+      output: { notCalled: true, arguments: { date: '2031-03-05', time: '09:00', attendee: 'Ada' } },
     });
+    const after = await t.app.inject({ method: 'GET', url: '/api/integrations/sandbox/records', headers: headers() });
+    expect(JSON.stringify(after.json().records)).not.toContain('2031-03-05');
   });
 
   it('refuses arguments that do not fit the schema before any call', async () => {
     const output = await runAppTool(t.deps, {
       subaccountId,
+      origin: 'live',
       tool: {
         source: 'composio',
         ownerId: 'icn_missing',

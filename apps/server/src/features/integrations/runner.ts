@@ -1,4 +1,4 @@
-import type { TAppToolGroup } from '@switchboard/core';
+import { appToolReadsOnly, type TAppToolGroup } from '@switchboard/core';
 import { AppError } from '../../platform/errors';
 import { type AppToolRunner, registerAppToolRunner } from '../agents/app-tools';
 import { ComposioError } from './composio-client';
@@ -31,6 +31,13 @@ export const composioRunner: AppToolRunner = {
   },
   async owns(db, subaccountId, ownerId) {
     return Boolean(await repo.findOwnConnection(db, subaccountId, ownerId));
+  },
+  /** Composio's tags of the tool; a write of the sandbox catalogue only reaches our own sandbox. */
+  async effect(deps, call) {
+    const row = await repo.findOwnConnection(deps.db, call.subaccountId, call.tool.ownerId);
+    const found = row?.discoveredTools.find((candidate) => candidate.slug === call.tool.slug);
+    if (found && appToolReadsOnly(found.raw)) return 'read';
+    return row?.sandbox ? 'sandbox' : 'write';
   },
   async run(deps, call) {
     const row = await repo.findOwnConnection(deps.db, call.subaccountId, call.tool.ownerId);

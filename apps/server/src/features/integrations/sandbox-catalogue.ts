@@ -36,11 +36,12 @@ const APPS: AppInfo[] = [
 const DATE = { type: 'string', format: 'date', description: 'The day, as YYYY-MM-DD' };
 const TIME = { type: 'string', description: 'The start time, as HH:MM (24-hour clock)' };
 
-/** The tools in Composio's own shape (slug, input_parameters, version), converted like real ones. */
+/** The tools in Composio's own shape (slug, input_parameters, version, tags), converted like real ones. */
 const TOOLS: Record<string, unknown[]> = {
   sandbox_calendar: [
     {
       slug: 'SANDBOX_CALENDAR_LIST_FREE_SLOTS',
+      tags: ['readOnlyHint'],
       name: 'List free slots',
       description: 'Lists the free one-hour slots of a day.',
       input_parameters: { type: 'object', properties: { date: DATE }, required: ['date'] },
@@ -48,6 +49,7 @@ const TOOLS: Record<string, unknown[]> = {
     },
     {
       slug: 'SANDBOX_CALENDAR_BOOK_SLOT',
+      tags: ['createHint'],
       name: 'Book a slot',
       description: 'Books a free one-hour slot for a person.',
       input_parameters: {
@@ -66,6 +68,7 @@ const TOOLS: Record<string, unknown[]> = {
   sandbox_crm: [
     {
       slug: 'SANDBOX_CRM_CREATE_CONTACT',
+      tags: ['createHint'],
       name: 'Create a lead or contact',
       description: 'Creates a lead or contact in the CRM.',
       input_parameters: {
@@ -82,6 +85,7 @@ const TOOLS: Record<string, unknown[]> = {
     },
     {
       slug: 'SANDBOX_CRM_FIND_CONTACT',
+      tags: ['readOnlyHint'],
       name: 'Find a contact',
       description: 'Finds contacts whose name or email contains the query.',
       input_parameters: {
@@ -95,6 +99,7 @@ const TOOLS: Record<string, unknown[]> = {
   sandbox_email: [
     {
       slug: 'SANDBOX_EMAIL_SEND_EMAIL',
+      tags: ['createHint'],
       name: 'Send an email',
       description: 'Sends an email (to the sandbox outbox).',
       input_parameters: {

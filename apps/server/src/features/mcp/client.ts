@@ -92,6 +92,7 @@ export const listMcpTools = (deps: Deps, target: McpTarget): Promise<StoredMcpTo
           ...(found.title ? { title: found.title } : {}),
           ...(found.description ? { description: found.description } : {}),
           inputSchema: found.inputSchema as Record<string, unknown>,
+          ...(found.annotations ? { annotations: found.annotations as Record<string, unknown> } : {}),
         });
       }
       cursor = result.nextCursor;

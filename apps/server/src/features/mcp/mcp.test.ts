@@ -117,11 +117,16 @@ describe('MCP servers as tool sources', () => {
     if (!enabled) throw new Error('not enabled');
     const before = stub.calls.length;
 
-    const good = await runAppTool(t.deps, { subaccountId: ours(), tool: enabled, input: { city: 'Paris' } });
+    const good = await runAppTool(t.deps, {
+      subaccountId: ours(),
+      tool: enabled,
+      input: { city: 'Paris' },
+      origin: 'live',
+    });
     expect(good).toEqual({ city: 'Paris', forecast: 'Sunny', celsius: 21 });
     expect(stub.calls.slice(before)).toEqual([{ name: 'get_weather', args: { city: 'Paris' } }]);
 
-    const bad = await runAppTool(t.deps, { subaccountId: ours(), tool: enabled, input: {} });
+    const bad = await runAppTool(t.deps, { subaccountId: ours(), tool: enabled, input: {}, origin: 'live' });
     expect(bad).toMatchObject({ error: { code: 'TOOL_EXECUTION_FAILED', field: 'city' } });
     expect(stub.calls.length).toBe(before + 1);
   });
@@ -140,12 +145,49 @@ describe('MCP servers as tool sources', () => {
     expect(result.message).toContain('Sunny');
   });
 
+  it('records a writing tool as "would call" in a test chat and calls it in a live conversation', async () => {
+    const helpdesk = await startMcpStub({ writingTool: true });
+    try {
+      const server = await addServer({ name: 'Helpdesk', url: helpdesk.url });
+      const agent = await createAgent('Ticket agent', [enabledFrom(server, 'CREATE_TICKET')]);
+      const turn = (channel: 'test' | 'api') =>
+        replyAsAgent(t.deps, {
+          agentId: agent.id,
+          accountId: agency.accountId,
+          subaccountId: ours(),
+          message: 'Create a ticket about the storm',
+          channel,
+        });
+      const tried = await turn('test');
+      expect(tried.toolCalls[0]).toMatchObject({
+        name: 'CREATE_TICKET',
+        notCalled: true,
+        output: { notCalled: true, tool: 'CREATE_TICKET', arguments: { subject: expect.any(String) } },
+      });
+      expect(helpdesk.calls).toEqual([]);
+      const live = await turn('api');
+      expect(live.toolCalls[0]).toMatchObject({ name: 'CREATE_TICKET', output: { ticket: 'T-1' } });
+      expect(live.toolCalls[0]?.notCalled).toBeUndefined();
+      expect(helpdesk.calls.map((call) => call.name)).toEqual(['create_ticket']);
+
+      // A tool whose server says nothing of what it does counts as writing.
+      const unknown = await createAgent('Flaky tester', [enabledFrom(server, 'ALWAYS_FAILS')]);
+      const enabled = unknown.enabledTools[0];
+      if (!enabled) throw new Error('not enabled');
+      const recorded = await runAppTool(t.deps, { subaccountId: ours(), tool: enabled, input: {}, origin: 'sandbox' });
+      expect(recorded).toMatchObject({ notCalled: true, tool: 'ALWAYS_FAILS' });
+      expect(helpdesk.calls.map((call) => call.name)).toEqual(['create_ticket']);
+    } finally {
+      await helpdesk.close();
+    }
+  });
+
   it('turns a tool result marked isError into TOOL_EXECUTION_FAILED with its message', async () => {
     const server = await addServer({ name: 'Flaky', url: stub.url });
     const agent = await createAgent('Flaky agent', [enabledFrom(server, 'ALWAYS_FAILS')]);
     const enabled = agent.enabledTools[0];
     if (!enabled) throw new Error('not enabled');
-    const result = await runAppTool(t.deps, { subaccountId: ours(), tool: enabled, input: {} });
+    const result = await runAppTool(t.deps, { subaccountId: ours(), tool: enabled, input: {}, origin: 'live' });
     expect(result).toEqual({
       error: { code: 'TOOL_EXECUTION_FAILED', message: 'The upstream weather service is down' },
     });

@@ -1,6 +1,8 @@
+import { appToolReadsOnly } from '@switchboard/core';
 import { AppError } from '../../platform/errors';
 import { registerAppToolRunner } from '../agents/app-tools';
 import { callMcpTool, McpConnectionError } from './client';
+import type { StoredMcpTool } from './schema';
 import { findMcpServer, listMcpServerRows, mcpServerStates, targetOf, toolsOf } from './service';
 
 /**
@@ -31,13 +33,17 @@ export const registerMcpToolRunner = () =>
       return Boolean(await findMcpServer(db, subaccountId, ownerId));
     },
 
+    /** The server's annotations of the tool: read-only only with `readOnlyHint: true`. */
+    async effect(deps, call) {
+      const row = await findMcpServer(deps.db, call.subaccountId, call.tool.ownerId);
+      const found = row ? discoveredTool(row.discoveredTools, call.tool.slug) : undefined;
+      return found && appToolReadsOnly(found) ? 'read' : 'write';
+    },
+
     async run(deps, call) {
       const row = await findMcpServer(deps.db, call.subaccountId, call.tool.ownerId);
       if (!row) throw new AppError('TOOL_EXECUTION_FAILED', 'The MCP server of this tool was removed');
-      const slug = call.tool.slug.toUpperCase();
-      const found =
-        row.discoveredTools.find((candidate) => candidate.name === call.tool.slug) ??
-        row.discoveredTools.find((candidate) => candidate.name.toUpperCase() === slug);
+      const found = discoveredTool(row.discoveredTools, call.tool.slug);
       const name = found?.name ?? call.tool.slug;
       try {
         return await callMcpTool(deps, targetOf(deps, row), name, call.input, call.signal);
@@ -47,3 +53,8 @@ export const registerMcpToolRunner = () =>
       }
     },
   });
+
+/** The discovered tool of an enabled slug (the slug is the upper-cased name). */
+const discoveredTool = (tools: StoredMcpTool[], slug: string) =>
+  tools.find((candidate) => candidate.name === slug) ??
+  tools.find((candidate) => candidate.name.toUpperCase() === slug.toUpperCase());

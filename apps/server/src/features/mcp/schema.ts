@@ -8,6 +8,8 @@ export interface StoredMcpTool {
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /** The server's hints (`readOnlyHint`, `destructiveHint` …): a test runs only tools marked read-only. */
+  annotations?: Record<string, unknown>;
 }
 
 /** An MCP server (Streamable HTTP) added to a sub-account, with the tools found on it. */

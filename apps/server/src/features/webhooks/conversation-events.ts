@@ -1,4 +1,4 @@
-import type { TWebhookEventType } from '@switchboard/core';
+import { originOfChannel, reachesOutside, type TOrigin, type TWebhookEventType } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { TtlCache } from '../../platform/ttl-cache';
@@ -81,6 +81,8 @@ const factsOf = (deps: Deps, threadId: string) =>
 export interface StoredMessageFacts {
   subaccountId: string;
   threadId: string;
+  /** The turn's origin: a test's messages announce nothing. */
+  origin: TOrigin;
   message: { id: string; role: 'user' | 'assistant' | 'human'; content: string; model: string | null };
   newThread?: { agentId: string; channel: string; contactIdentifier?: string | null };
 }
@@ -88,9 +90,10 @@ export interface StoredMessageFacts {
 /**
  * The webhook events of a stored chat message: conversation started, message received or sent,
  * a visitor asking for a person, lead details written in the chat. Nothing is read or matched
- * when no endpoint of the sub-account listens.
+ * when no endpoint of the sub-account listens, or when the message is a test's.
  */
 export const announceMessage = async (deps: Deps, stored: StoredMessageFacts): Promise<void> => {
+  if (!reachesOutside(stored.origin)) return;
   if (!(await anyoneListens(deps, stored.subaccountId, CONVERSATION_EVENTS))) return;
   const facts: ThreadFacts | null = stored.newThread
     ? {
@@ -102,7 +105,7 @@ export const announceMessage = async (deps: Deps, stored: StoredMessageFacts): P
   if (stored.newThread) threadFacts.set(stored.threadId, facts);
   const thread = { threadId: stored.threadId, ...(facts ?? {}) };
   const emit = (type: TWebhookEventType, data: Record<string, unknown>) =>
-    emitWebhookEvent(deps, stored.subaccountId, type, { ...thread, ...data });
+    emitWebhookEvent(deps, stored.subaccountId, type, { ...thread, ...data }, stored.origin);
   const { message } = stored;
   if (stored.newThread && message.role === 'user')
     await emit('conversation.started', { firstMessage: message.content });
@@ -136,12 +139,20 @@ export const announceIdentifiedLead = async (
   if (announcedLeads.get(key)) return;
   announcedLeads.set(key, true);
   const facts = await factsOf(deps, input.threadId);
-  await emitWebhookEvent(deps, input.subaccountId, 'lead.captured', {
-    threadId: input.threadId,
-    ...(facts ?? {}),
-    email: input.email,
-    phone: input.phone ?? null,
-    name: input.name,
-    source: 'identify',
-  });
+  // The thread's channel says whose conversation it is (a demo's or a test's is not announced).
+  const origin = facts ? originOfChannel(facts.channel) : 'live';
+  await emitWebhookEvent(
+    deps,
+    input.subaccountId,
+    'lead.captured',
+    {
+      threadId: input.threadId,
+      ...(facts ?? {}),
+      email: input.email,
+      phone: input.phone ?? null,
+      name: input.name,
+      source: 'identify',
+    },
+    origin,
+  );
 };

@@ -1,4 +1,6 @@
 import {
+  reachesOutside,
+  type TOrigin,
   type TWebhookDelivery,
   type TWebhookEventType,
   WEBHOOK_TEST_EVENT,
@@ -87,15 +89,19 @@ const eventBody = (type: string, data: unknown) => {
 
 /**
  * Sends an event to every enabled endpoint of the sub-account that chose it. Costs one cached
- * lookup when nobody listens, so it can sit on the chat path.
+ * lookup when nobody listens, so it can sit on the chat path. The event's origin says where it
+ * comes from: an event of a test (an evaluation run, a test chat, a demo) is never delivered, nor
+ * written as a delivery, whoever emits it.
  */
 export const emitWebhookEvent = async (
   deps: Deps,
   subaccountId: string,
   type: TWebhookEventType,
   data: Record<string, unknown>,
+  origin: TOrigin,
   tx?: Tx,
 ): Promise<void> => {
+  if (!reachesOutside(origin)) return;
   const endpoints = (await subscribersOf(deps, subaccountId)).filter((endpoint) => endpoint.events.includes(type));
   if (!endpoints.length) return;
   await queueDeliveries(

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { readBody } from '../../testing/read-body';
 import { until } from '../../testing/until';
+import { seedAgent } from '../agents/seed';
 import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { asksForHuman, LEAD_PATTERNS, leadDetailsIn } from './conversation-events';
 
@@ -115,11 +116,12 @@ describe('outbound webhooks', () => {
       'lead.captured',
     ]);
     const agent = (await api('POST', '/api/agents', cookie, { name: 'Front desk' }, subaccount())).json();
+    // A live conversation (the API channel, as a site's own backend would call it).
     const chat = await api(
       'POST',
-      `/api/agents/${agent.id}/chat`,
+      '/api/openrouter/chat',
       cookie,
-      { message: 'Hi, can I talk to a real person? My email is Sam@Example.com' },
+      { build_id: agent.id, message: 'Hi, can I talk to a real person? My email is Sam@Example.com' },
       subaccount(),
     );
     expect(chat.statusCode, chat.body).toBe(200);
@@ -151,6 +153,60 @@ describe('outbound webhooks', () => {
     expect(log[0]).toMatchObject({ attempts: 1, responseStatus: 200, responseBody: 'ok from receiver' });
     const listed = (await api('GET', base(), cookie)).json().endpoints as TWebhookEndpoint[];
     expect(listed.find((row) => row.id === endpoint.id)?.lastDelivery).toMatchObject({ status: 'succeeded' });
+    await api('DELETE', `${base()}/${endpoint.id}`, cookie);
+  });
+
+  it('announces nothing of a test chat, a designer preview or a demo (sandbox origin)', async () => {
+    const endpoint = await createEndpoint([
+      'conversation.started',
+      'message.received',
+      'message.sent',
+      'conversation.human_requested',
+      'lead.captured',
+    ]);
+    receiver.received.length = 0;
+    const agent = await seedAgent(t.deps.db, { accountId: agency.accountId, subaccountId: subaccount() });
+    const message = 'Can I talk to a real person? My email is preview@example.com';
+    const tried = await api('POST', `/api/agents/${agent.id}/chat`, cookie, { message }, subaccount());
+    expect(tried.statusCode, tried.body).toBe(200);
+    const widget = await api(
+      'POST',
+      '/api/connections',
+      cookie,
+      { subaccountId: subaccount(), buildId: agent.id, type: 'website-widget' },
+      subaccount(),
+    );
+    expect(widget.statusCode, widget.body).toBeLessThan(300);
+    const preview = await api(
+      'POST',
+      `/api/connections/${widget.json().connectionId}/preview-chat`,
+      cookie,
+      { message },
+      subaccount(),
+    );
+    expect(preview.statusCode, preview.body).toBe(200);
+    const demo = await api(
+      'POST',
+      '/api/demos',
+      cookie,
+      { name: 'Pitch', type: 'standard', buildId: agent.id },
+      subaccount(),
+    );
+    expect(demo.statusCode, demo.body).toBe(201);
+    const demoChat = await t.app.inject({
+      method: 'POST',
+      url: '/api/demo-chat',
+      payload: { demoId: demo.json().demoId, message },
+    });
+    expect(demoChat.statusCode, demoChat.body).toBe(200);
+    // A live message after them is delivered: when it has arrived, the sandbox ones would have too.
+    await api('POST', '/api/openrouter/chat', cookie, { build_id: agent.id, message: 'Hello' }, subaccount());
+    const log = await until(
+      () => deliveriesOf(endpoint.id),
+      (rows) => rows.length >= 3 && rows.every((row) => row.status === 'succeeded'),
+    );
+    expect(log.map((row) => row.type).sort()).toEqual(['conversation.started', 'message.received', 'message.sent']);
+    expect(JSON.stringify(receiver.received.map((hit) => hit.body))).not.toContain('preview@example.com');
     await api('DELETE', `${base()}/${endpoint.id}`, cookie);
   });
 
