@@ -50,8 +50,10 @@ import { installGuard, sessionCallerResolver } from './platform/guard';
 import { installHostCheck } from './platform/http';
 import { newSupportId } from './platform/ids';
 import { installNulRefusal } from './platform/nul-input';
+import { installRequestLimits } from './platform/request-limits';
 import { installRequestLog } from './platform/request-log';
 import { createSerializerCompiler } from './platform/serializer';
+import { installStreamSlots } from './platform/stream-slots';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -101,6 +103,10 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   await installBrowserProtections(app);
   // Before the guard: a NUL in an id or a cookie would otherwise reach its lookups.
   installNulRefusal(app);
+  // Before the guard: an address over its limit costs no caller lookup. Stream slots are taken
+  // after it (preParsing), once the caller's API key is known.
+  installRequestLimits(app);
+  installStreamSlots(app);
   installGuard(app);
   await app.register(fastifyRateLimit, {
     global: false,

@@ -96,6 +96,23 @@ export const ZEnv = z.object({
   PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
   /** Email checks (GET /api/auth/check-user) one client address may make per minute. */
   CHECK_USER_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  /** Requests one client address may make per minute to each public route without a limit of its own. */
+  PUBLIC_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
+  /** Calls one address may make per minute to what Twilio and Meta call: webhooks and media files. */
+  WEBHOOK_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(12_000),
+  /** Requests one client address may make per minute to /mcp and /v1. */
+  API_ADDRESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(3000),
+  /** Requests one platform API key may make per minute, on any route. */
+  API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(3000),
+  /**
+   * Failed attempts one client address may make per minute (a wrong API key, Meta verify token or
+   * share link) before its attempts are refused until the minute is over.
+   */
+  FAILED_ATTEMPTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  /** Event streams and calls in progress (chats, /mcp, /v1) one client address may hold open in a process. */
+  STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  /** Event streams and calls in progress one platform API key may hold open in a process. */
+  STREAMS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(100),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   MAGIC_LINK_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   SEED_DEMO: z

@@ -32,6 +32,13 @@ export const openTestDeps = async (overrides: Record<string, string> = {}) => {
     SIGNIN_ADDRESS_RATE_LIMIT_PER_MINUTE: '1000000',
     PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE: '1000000',
     CHECK_USER_ADDRESS_RATE_LIMIT_PER_MINUTE: '1000000',
+    PUBLIC_ADDRESS_RATE_LIMIT_PER_MINUTE: '10000000',
+    WEBHOOK_ADDRESS_RATE_LIMIT_PER_MINUTE: '10000000',
+    API_ADDRESS_RATE_LIMIT_PER_MINUTE: '10000000',
+    API_KEY_RATE_LIMIT_PER_MINUTE: '10000000',
+    FAILED_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '1000000',
+    STREAMS_PER_ADDRESS: '1000000',
+    STREAMS_PER_KEY: '1000000',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     // Each test app has keys of its own in a shared Redis, so limits never leak between tests.

@@ -20,11 +20,11 @@ import {
 import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { addressLimit } from '../../platform/address-limit';
 import { devMailboxEnabled, googleEnabled } from '../../platform/env';
 import { AppError } from '../../platform/errors';
 import { publicAccess } from '../../platform/guard';
 import { originOf } from '../../platform/http';
+import { requestLimit } from '../../platform/request-limits';
 import { exchangeGoogleCode, GOOGLE_STATE_COOKIE, type GoogleState, googleAuthorizationUrl } from './google';
 import type { Mailer } from './mailer';
 import { outbox } from './schema';
@@ -75,8 +75,7 @@ export const authRoutes =
     app.get(
       '/api/auth/check-user',
       {
-        config: publicAccess(),
-        onRequest: addressLimit(deps, 'check-user', deps.env.CHECK_USER_ADDRESS_RATE_LIMIT_PER_MINUTE),
+        config: { ...publicAccess(), ...requestLimit('check-user', deps.env.CHECK_USER_ADDRESS_RATE_LIMIT_PER_MINUTE) },
         schema: { tags, querystring: ZCheckUserQuery, response: { 200: ZCheckUserResponse } },
       },
       async (request) => service.checkUser(deps.db, request.query.email),
@@ -85,8 +84,10 @@ export const authRoutes =
     app.post(
       '/api/auth/pre-register',
       {
-        config: publicAccess(),
-        onRequest: addressLimit(deps, 'pre-register', deps.env.PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE),
+        config: {
+          ...publicAccess(),
+          ...requestLimit('pre-register', deps.env.PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE),
+        },
         schema: { tags, body: ZPreRegisterRequest, response: { 200: ZPreRegisterResponse } },
       },
       async (request) => ({
@@ -107,9 +108,9 @@ export const authRoutes =
     app.post(
       '/api/auth/sign-in/magic-link',
       {
-        onRequest: addressLimit(deps, 'magic-link', deps.env.SIGNIN_ADDRESS_RATE_LIMIT_PER_MINUTE),
         config: {
           ...publicAccess(),
+          ...requestLimit('magic-link', deps.env.SIGNIN_ADDRESS_RATE_LIMIT_PER_MINUTE),
           rateLimit: {
             max: deps.env.SIGNIN_RATE_LIMIT_PER_MINUTE,
             timeWindow: '1 minute',

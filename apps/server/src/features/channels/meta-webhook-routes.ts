@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { publicAccess } from '../../platform/guard';
+import { secretLimit, vendorLimit } from '../../platform/request-limits';
 import { type Channel, findChannel, webhookTokenOf } from './connections';
 import { receiveInbound } from './inbound';
 import { safeEqual, verifyTokenOf } from './instagram';
@@ -103,15 +104,18 @@ export const metaWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   const rawOf = (request: FastifyRequest) => (Buffer.isBuffer(request.body) ? request.body : null);
   const hidden = { tags: ['channels'], hide: true };
+  // The handshake's verify token is a secret that wrong guesses must not find; deliveries are Meta's.
+  const handshake = { ...publicAccess(), ...secretLimit(deps.env, 'meta-handshake') };
+  const delivery = { ...publicAccess(), ...vendorLimit(deps.env) };
 
   app.get(
     '/api/webhooks/meta/app',
-    { config: publicAccess(), schema: { ...hidden, querystring: ZHandshake } },
+    { config: handshake, schema: { ...hidden, querystring: ZHandshake } },
     async (request, reply) =>
       reply.type('text/plain; charset=utf-8').send(answerHandshake(request.query, deps.env.META_WEBHOOK_VERIFY_TOKEN)),
   );
 
-  app.post('/api/webhooks/meta/app', { config: publicAccess(), schema: hidden }, async (request, reply) => {
+  app.post('/api/webhooks/meta/app', { config: delivery, schema: hidden }, async (request, reply) => {
     const secret = deps.env.META_APP_SECRET;
     const raw = rawOf(request);
     if (!secret || !raw || !metaSignatureValid(raw, request.headers['x-hub-signature-256'], secret))
@@ -123,7 +127,7 @@ export const metaWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/webhooks/meta/:connectId',
-    { config: publicAccess(), schema: { ...hidden, params: ZParams, querystring: ZHandshake } },
+    { config: handshake, schema: { ...hidden, params: ZParams, querystring: ZHandshake } },
     async (request, reply) => {
       const channel = await instagramChannel(deps.db, request.params.connectId);
       const challenge = answerHandshake(request.query, verifyTokenOf(deps, channel.account));
@@ -137,7 +141,7 @@ export const metaWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/webhooks/meta/:connectId',
-    { config: publicAccess(), schema: { ...hidden, params: ZParams } },
+    { config: delivery, schema: { ...hidden, params: ZParams } },
     async (request, reply) => {
       const channel = await instagramChannel(deps.db, request.params.connectId);
       const secret = channel.account.transport === 'meta' ? webhookTokenOf(deps, channel.account) : null;

@@ -32,6 +32,8 @@ import { AppError } from '../../platform/errors';
 import { fromParam, publicAccess, type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
 import { newToken } from '../../platform/ids';
 import { assertNoNul } from '../../platform/nul-input';
+import { vendorLimit } from '../../platform/request-limits';
+import { streamSlot } from '../../platform/stream-slots';
 import { openSse } from '../widget/sse';
 import * as channels from './connections';
 import * as contactService from './contacts';
@@ -152,7 +154,10 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   // A file to send with a message, at its unguessable address (Twilio and Meta fetch it from here).
   app.get(
     '/api/media/:mediaId',
-    { config: publicAccess(), schema: { hide: true, params: z.object({ mediaId: z.string().max(80) }) } },
+    {
+      config: { ...publicAccess(), ...vendorLimit(deps.env) },
+      schema: { hide: true, params: z.object({ mediaId: z.string().max(80) }) },
+    },
     async (request, reply) => {
       const media = await readMedia(deps, request.params.mediaId);
       if (!media) throw new AppError('NOT_FOUND', 'The file does not exist or was deleted.');
@@ -214,7 +219,10 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Server-sent events: `message` whenever a message of this connection arrives or changes state. */
   app.get(
     '/api/channels/:connectionId/events',
-    { config: subaccountAccess('viewer', fromConnection), schema: { tags, params: ZConnectionParams } },
+    {
+      config: { ...subaccountAccess('viewer', fromConnection), ...streamSlot() },
+      schema: { tags, params: ZConnectionParams },
+    },
     async (request, reply) => {
       const channel = await channels.ownedChannel(deps.db, tenantOf(request).subaccountId, request.params.connectionId);
       let unsubscribe = () => {};

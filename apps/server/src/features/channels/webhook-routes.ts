@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { publicAccess } from '../../platform/guard';
+import { vendorLimit } from '../../platform/request-limits';
 import { findChannel, webhookTokenOf } from './connections';
 import { applyStatus, receiveInbound } from './inbound';
 import { toE164 } from './phone';
@@ -31,7 +32,7 @@ export const twilioWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/webhooks/twilio/:connectId',
     {
-      config: publicAccess(),
+      config: { ...publicAccess(), ...vendorLimit(deps.env) },
       schema: { tags: ['channels'], params: z.object({ connectId: z.string().max(64) }), hide: true },
     },
     async (request, reply) => {

@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
+import { streamSlot } from '../../platform/stream-slots';
 import { findAgent } from '../agents/repo';
 import { fromAgentParam } from '../agents/routes';
 import { replyAsAgent } from './reply';
@@ -47,7 +48,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/agents/:agentId/chat',
     {
-      config: subaccountAccess('member', fromAgentParam()),
+      config: { ...subaccountAccess('member', fromAgentParam()), ...streamSlot() },
       schema: { tags, params: z.object({ agentId: z.string().max(64) }), body: ZAgentChatRequest },
     },
     async (request, reply) => {

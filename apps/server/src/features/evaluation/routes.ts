@@ -22,6 +22,7 @@ import { sendPageWithInlineScripts } from '../../platform/browser-protections';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { callerOf, fromCurrentSubaccount, publicAccess, subaccountAccess, tenantOf } from '../../platform/guard';
+import { secretLimit } from '../../platform/request-limits';
 import { registerEvaluationJobs } from './engine';
 import { resultsCsv, resultsReport } from './exports';
 import { getGeneration, registerQuestionJobs, startGeneration } from './generator';
@@ -268,7 +269,7 @@ export const evaluationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/evaluation/shared/:token',
     {
-      config: publicAccess(),
+      config: { ...publicAccess(), ...secretLimit(deps.env, 'shared-report') },
       schema: { tags, params: z.object({ token: z.string().max(64) }) },
     },
     async (request, reply) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
+import { streamSlot } from '../../platform/stream-slots';
 import { runChannel } from './engine';
 import * as repo from './repo';
 import { getRunOr404 } from './service';
@@ -17,7 +18,7 @@ export const runEventsRoute = (app: FastifyInstance, byRun: SubaccountResolver) 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/evaluation/runs/:runId/events',
     {
-      config: subaccountAccess('viewer', byRun),
+      config: { ...subaccountAccess('viewer', byRun), ...streamSlot() },
       schema: { tags: ['evaluation'], params: z.object({ runId: z.string().max(64) }) },
     },
     async (request, reply) => {

@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf, type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
+import { streamSlot } from '../../platform/stream-slots';
 import { findConnection } from '../connections/repo';
 import { openSse } from '../widget/sse';
 import * as repo from './repo';
@@ -44,7 +45,7 @@ export const inboxRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Server-sent events: `thread` whenever a conversation of this widget changes (new message or take-over). */
   app.get(
     `${base}/events`,
-    { config: subaccountAccess('viewer', fromConnection), schema: { tags, params: ZParams } },
+    { config: { ...subaccountAccess('viewer', fromConnection), ...streamSlot() }, schema: { tags, params: ZParams } },
     async (request, reply) => {
       const { subaccountId } = tenantOf(request);
       const connection = await service.widgetOf(deps, subaccountId, request.params.connectionId);

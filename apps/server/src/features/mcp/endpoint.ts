@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { fromCurrentSubaccount, subaccountAccess, type Tenant, tenantOf } from '../../platform/guard';
+import { apiLimit } from '../../platform/request-limits';
+import { streamSlot } from '../../platform/stream-slots';
 import { listAgents } from '../agents/repo';
 import { replyAsAgent } from '../conversations/reply';
 
@@ -82,9 +84,10 @@ const notAllowed = {
 
 export const mcpEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
-  const access = subaccountAccess('member', fromCurrentSubaccount());
+  const access = { ...subaccountAccess('member', fromCurrentSubaccount()), ...apiLimit(deps.env) };
 
-  app.post('/mcp', { config: access, schema: { tags } }, async (request, reply) => {
+  // Each call holds a stream slot while the agent answers.
+  app.post('/mcp', { config: { ...access, ...streamSlot() }, schema: { tags } }, async (request, reply) => {
     if (!request.caller?.apiKeySubaccountId) {
       throw new AppError('UNAUTHORIZED', 'Send a platform API key: Authorization: Bearer sk_sb_…');
     }

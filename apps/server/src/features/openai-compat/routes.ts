@@ -2,6 +2,8 @@ import { unsupportedChatParameters, ZChatCompletionRequest } from '@switchboard/
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../platform/errors';
 import { fromCurrentSubaccount, subaccountAccess, tenantOf } from '../../platform/guard';
+import { apiLimit } from '../../platform/request-limits';
+import { streamSlot } from '../../platform/stream-slots';
 import { listAgents } from '../agents/repo';
 import { replyAsAgent } from '../conversations/reply';
 import { lazySse } from '../conversations/sse';
@@ -23,7 +25,7 @@ export const openAiCompatRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/v1/models',
-    { config: subaccountAccess('viewer', fromCurrentSubaccount()), schema: { tags } },
+    { config: { ...subaccountAccess('viewer', fromCurrentSubaccount()), ...apiLimit(deps.env) }, schema: { tags } },
     async (request) => {
       const { items } = await listAgents(deps.db, tenantOf(request).subaccountId, 1, 100);
       return {
@@ -41,7 +43,11 @@ export const openAiCompatRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/v1/chat/completions',
-    { config: subaccountAccess('member', fromCurrentSubaccount()), schema: { tags, body: ZChatCompletionRequest } },
+    {
+      // A call, streamed or not, holds a stream slot while the agent answers.
+      config: { ...subaccountAccess('member', fromCurrentSubaccount()), ...apiLimit(deps.env), ...streamSlot() },
+      schema: { tags, body: ZChatCompletionRequest },
+    },
     async (request, reply) => {
       const tenant = tenantOf(request);
       const body = request.body;

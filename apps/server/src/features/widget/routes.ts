@@ -6,6 +6,7 @@ import { allowCrossOriginLoad, sendFramedPage } from '../../platform/browser-pro
 import { AppError } from '../../platform/errors';
 import { publicAccess } from '../../platform/guard';
 import { originOf } from '../../platform/http';
+import { streamSlot } from '../../platform/stream-slots';
 import { isConnectionPaused, PAUSED_MESSAGE } from '../launch/pauses';
 import { appBundle, framePage, gzipCached, loaderScript } from './assets';
 import { admitChat, runChat, WIDGET_ERRORS } from './chat';
@@ -142,7 +143,8 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/widget/:widgetId/chat',
     {
-      config: publicAccess(),
+      // Streamed or not, a chat holds a stream slot while the agent answers.
+      config: { ...publicAccess(), ...streamSlot() },
       schema: { tags, params: ZWidgetParams, body: ZWidgetChatRequest, response: { 200: ZWidgetChatResponse } },
     },
     async (request, reply) => {
@@ -209,7 +211,7 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/widget/:widgetId/threads/:threadId/events',
     {
-      config: publicAccess(),
+      config: { ...publicAccess(), ...streamSlot() },
       schema: { tags, params: ZWidgetParams.extend({ threadId: z.string().max(64) }), querystring: ZContactQuery },
     },
     async (request, reply) => {

@@ -80,8 +80,6 @@ const EXAMPLES: Record<string, unknown> = {
   'POST /api/openrouter/credits/redeem': { code: 'WELCOME100' },
 };
 
-const RATE_LIMITED =
-  /^(POST \/api\/auth\/|GET \/api\/auth\/check-user|POST \/api\/auth\/pre-register|POST \/api\/direct-login|POST \/api\/widget\/|POST \/api\/demo-chat)/;
 const SPENDS_CREDITS =
   /(\/chat|chat\/completions|run-prompt|preview-chat|demo-chat|\/agent\/build|questiongenerator|evaluationdata|from-template)$/;
 
@@ -107,7 +105,8 @@ const transform: NonNullable<FastifyDynamicSwaggerOptions['transform']> = (args)
   const docs = OPERATION_DOCS[key];
   schema.summary ??= docs?.[0] ?? key;
   schema.description ??= docs?.[1] ?? key;
-  const access = (args.route.config as { access?: { kind?: string } } | undefined)?.access;
+  const config = args.route.config as { access?: { kind?: string }; limit?: unknown } | undefined;
+  const access = config?.access;
   const isPublic = access?.kind === 'public';
   schema.security = isPublic ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }];
   const parsed = PARSED_BODIES[key];
@@ -124,7 +123,8 @@ const transform: NonNullable<FastifyDynamicSwaggerOptions['transform']> = (args)
   if (!isPublic) statuses.push(401, 403);
   if (schema.params || /\{/.test(key)) statuses.push(404);
   if (schema.body || schema.querystring) statuses.push(422);
-  if (RATE_LIMITED.test(key)) statuses.push(429);
+  // Every route is limited (per address when public, per API key otherwise) unless it opts out.
+  if (config?.limit !== false) statuses.push(429);
   if (SPENDS_CREDITS.test(key)) statuses.push(402);
   if (key === 'POST /v1/chat/completions') statuses.push(400);
   for (const status of statuses) {
