@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { debitUsages } from '../features/billing/ledger';
+import { providerKeys } from '../features/providers/schema';
 import { DEMO_AGENCY, type SeededAgency, seedAgency } from '../features/tenancy/seed';
 import { startTestApp, type TestApp } from '../testing/harness';
 import { createTenantObjects, fillPath } from '../testing/tenant-objects';
 import { arbitraryFor } from '../testing/zod-arbitrary';
+import { encryptSecret } from './crypto';
 import type { GuardedRoute } from './guard';
 
 /**
@@ -222,6 +224,37 @@ describe('a client scoped to one sub-account of a multi-client agency', () => {
     const usage = await get('/api/openrouter/usage');
     expect(usage.balance).toBeNull();
     expect(usage.usageLogs.map((log: { cost: number }) => log.cost)).toEqual([1.5]);
+  });
+
+  it("keeps the agency's AI provider keys (it pays for their calls) from an admin of one client", async () => {
+    const owner = await t.cookieFor(multi.ownerId);
+    const admin = await t.cookieFor(multi.userIds['admin@alpha.test'] as string);
+    const call = (cookie: string, method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+      t.app.inject({ method, url, payload, headers: { cookie, 'x-subaccount-id': alpha } });
+    // Stored as a save would store it (a save first asks the provider for its models).
+    await t.deps.db.insert(providerKeys).values({
+      id: 'pvk_agency',
+      accountId: multi.accountId,
+      provider: 'openrouter',
+      encryptedKey: encryptSecret(t.deps.env, 'sk-or-agency-secret-0001'),
+      keyTail: '0001',
+      models: ['agency-model'],
+    });
+    for (const [method, url, payload] of [
+      ['GET', `/api/connect/${alpha}/providers`],
+      ['PUT', `/api/connect/${alpha}/providers/openrouter`, { apiKey: 'sk-or-client-replaced-0002' }],
+      ['DELETE', `/api/connect/${alpha}/providers/openrouter`],
+    ] as const) {
+      const answer = await call(admin, method, url, payload);
+      expect({ method, status: answer.statusCode }).toEqual({ method, status: 403 });
+      expect(answer.body).not.toContain('agency-model');
+    }
+    const kept = await call(owner, 'GET', `/api/connect/${alpha}/providers`);
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json().providers.find((p: { provider: string }) => p.provider === 'openrouter')).toMatchObject({
+      configured: true,
+      keyTail: '0001',
+    });
   });
 
   it.each(['member@alpha.test', 'admin@alpha.test'])(

@@ -10,8 +10,10 @@ const ZParams = z.object({ connectId: z.string().max(64) });
 const ZProviderParams = ZParams.extend({ provider: ZKeyedProviderId });
 
 /**
- * Provider keys belong to the account; the Settings page reaches them through its {connectId}
- * (a sub-account or connection of the account). Only admins see or change them.
+ * Provider keys belong to the account, which pays for their calls; the Settings page reaches them
+ * through its {connectId} (a sub-account or connection of the account). Only the account's manager
+ * (its owner, or an admin of every sub-account) sees or changes them: an admin of one client's
+ * sub-account does not.
  */
 export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
@@ -19,7 +21,7 @@ export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/connect/:connectId/providers',
     {
-      config: subaccountAccess('admin', fromConnectId()),
+      config: subaccountAccess('admin', fromConnectId(), { account: 'manage' }),
       schema: { tags, params: ZParams, response: { 200: ZProviderKeysResponse } },
     },
     async (request) => ({ providers: await service.listProviders(deps, tenantOf(request).accountId) }),
@@ -28,7 +30,7 @@ export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/connect/:connectId/providers/:provider',
     {
-      config: subaccountAccess('admin', fromConnectId()),
+      config: subaccountAccess('admin', fromConnectId(), { account: 'manage' }),
       schema: { tags, params: ZProviderParams, body: ZSaveProviderKeyRequest, response: { 200: ZProviderKeyView } },
     },
     async (request) =>
@@ -37,7 +39,10 @@ export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/api/connect/:connectId/providers/:provider',
-    { config: subaccountAccess('admin', fromConnectId()), schema: { tags, params: ZProviderParams } },
+    {
+      config: subaccountAccess('admin', fromConnectId(), { account: 'manage' }),
+      schema: { tags, params: ZProviderParams },
+    },
     async (request, reply) => {
       await service.deleteProviderKey(deps, tenantOf(request).accountId, request.params.provider);
       return reply.status(204).send();

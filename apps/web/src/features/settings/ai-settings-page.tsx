@@ -9,14 +9,15 @@ import { ProviderKeysCard } from './provider-keys-card';
 /** /{connectId}/ai-settings, labelled Settings: this sub-account's settings. */
 export const AiSettingsPage = () => {
   const context = useOutletContext<ConnectContext>();
-  // The agency's billing is shown to its manager only (a client's login has its usage on /usage).
+  // The agency's billing and its AI provider keys (it pays for their calls) are shown to its
+  // manager only; a client's login has its usage on /usage.
   const { canManageBilling } = useBillingAccess(context.accountId);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <PageHeading title="Settings" description="Settings of this account." />
       <AppearanceCard readOnly={context.role !== 'admin'} />
       {context.role !== 'admin' ? <p className="text-sm text-muted">Only admins can change these settings.</p> : null}
-      {context.role === 'admin' ? <ProviderKeysCard connectId={context.connectId} /> : null}
+      {context.role === 'admin' && canManageBilling ? <ProviderKeysCard connectId={context.connectId} /> : null}
       {context.role === 'admin' ? <WebhooksCard connectId={context.connectId} /> : null}
       {canManageBilling ? (
         <Card>
