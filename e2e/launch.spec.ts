@@ -104,9 +104,7 @@ test('Launch shows every channel’s true state; a paused widget refuses visitor
   await expect(channelState(page, subaccountId, 'website-widget')).toHaveText(earlierWidget ? 'Live' : 'Not connected');
   await expect(sunrise.getByText('Embed code on the site: first visitor chat received').first()).toBeVisible();
   await expect(channelState(page, subaccountId, 'sms')).toHaveText('Live');
-  await expect(
-    sunrise.getByRole('listitem', { name: /SMS/ }).getByText(/Sandbox — no real messages are sent/),
-  ).toBeVisible();
+  await expect(sunrise.getByRole('listitem', { name: /SMS/ }).getByText(/Sandbox — nothing was sent/)).toBeVisible();
 
   // A visitor chats through the widget's own page: the widget is live.
   const visitor = await (await browser.newContext()).newPage();

@@ -1,4 +1,5 @@
 import {
+  SANDBOX_NOTICE,
   smsEncoding,
   type TCampaign,
   type TCampaignInput,
@@ -304,6 +305,11 @@ const Detail = ({
         <span className="rounded-full bg-surface-2 px-3 py-1 text-xs font-semibold" data-testid="campaign-status">
           {STATUS_LABELS[campaign.status]}
         </span>
+        {campaign.sandbox ? (
+          <span className="rounded-full bg-amber-500/15 px-3 py-1 text-xs font-semibold text-amber-900 dark:text-amber-200">
+            {SANDBOX_NOTICE}
+          </span>
+        ) : null}
       </div>
       {campaign.scheduledFor && campaign.status === 'scheduled' ? (
         <p className="mt-1 text-sm text-muted">
@@ -321,7 +327,12 @@ const Detail = ({
         ))}
       </dl>
       <p className="mt-2 text-xs text-muted">
-        {f.total} recipients{f.skipped ? `, ${f.skipped} skipped (opted out or no WhatsApp window)` : ''}.
+        {f.total} recipients
+        {f.suppressed ? `, ${f.suppressed} skipped: opted out (STOP)` : ''}
+        {f.skipped > f.suppressed
+          ? `, ${f.skipped - f.suppressed} skipped (no WhatsApp window or a missing value)`
+          : ''}
+        .
         {campaign.failures.length
           ? ` Failures: ${campaign.failures.map((x) => `${x.errorCode} × ${x.count}`).join(', ')}.`
           : ''}

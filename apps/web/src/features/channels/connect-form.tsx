@@ -16,10 +16,19 @@ const TRANSPORTS: readonly Choice<'sandbox' | 'twilio'>[] = [
   { value: 'twilio', label: 'Twilio', description: 'Your Twilio number or messaging service.' },
 ];
 
-export const ConnectForm = ({ subaccountId, type }: { subaccountId: string; type: TMessagingChannel }) => {
+export const ConnectForm = ({
+  subaccountId,
+  type,
+  sandboxAvailable,
+}: {
+  subaccountId: string;
+  type: TMessagingChannel;
+  /** Off in production unless MESSAGING_SANDBOX=true: then Twilio is the only way. */
+  sandboxAvailable: boolean;
+}) => {
   const client = useQueryClient();
   const [buildId, setBuildId] = useState('');
-  const [transport, setTransport] = useState<'sandbox' | 'twilio'>('sandbox');
+  const [transport, setTransport] = useState<'sandbox' | 'twilio'>(sandboxAvailable ? 'sandbox' : 'twilio');
   const [accountSid, setAccountSid] = useState('');
   const [authToken, setAuthToken] = useState('');
   const [phoneNumber, setPhoneNumber] = useState('');
@@ -63,8 +72,9 @@ export const ConnectForm = ({ subaccountId, type }: { subaccountId: string; type
     <Card className="mx-auto max-w-2xl">
       <h2 className="text-lg font-semibold">Connect the {CHANNEL_NAMES[type]}</h2>
       <p className="mt-1 text-sm text-muted">
-        Pick the agent that answers. Without a Twilio account, use the sandbox: a phone inside this app where you can
-        text the agent and receive campaigns.
+        {sandboxAvailable
+          ? 'Pick the agent that answers. Without a Twilio account, use the sandbox: a phone inside this app where you can text the agent and receive campaigns.'
+          : 'Pick the agent that answers and enter your Twilio account: this server sends real messages only.'}
       </p>
       <form onSubmit={submit} className="mt-5 space-y-5" noValidate>
         <AgentSelect
@@ -74,13 +84,16 @@ export const ConnectForm = ({ subaccountId, type }: { subaccountId: string; type
           onChange={setBuildId}
           error={fieldError('buildId')}
         />
-        <ChoiceCards
-          legend="Messages travel through"
-          name="transport"
-          choices={TRANSPORTS}
-          value={transport}
-          onChange={setTransport}
-        />
+        {sandboxAvailable ? (
+          <ChoiceCards
+            legend="Messages travel through"
+            name="transport"
+            choices={TRANSPORTS}
+            value={transport}
+            onChange={setTransport}
+          />
+        ) : null}
+        <FieldError>{fieldError('twilio')}</FieldError>
         {transport === 'twilio' ? (
           <div className="grid gap-4 sm:grid-cols-2">
             <div>

@@ -180,7 +180,8 @@ const ImportWizard = ({ connectId, onDone }: { connectId: string; onDone: () => 
 /** Contacts of the sub-account: search, tags, opt-out state, add one, import a CSV. */
 export const ContactsTab = ({ connection, canEdit }: { connection: TChannelConnection; canEdit: boolean }) => {
   const client = useQueryClient();
-  const connectId = connection.subaccountId;
+  // The connection's id: the opt-out state shown is of its sender (contacts are the sub-account's).
+  const connectId = connection.connectionId;
   const [search, setSearch] = useState('');
   const [tag, setTag] = useState('');
   const [page, setPage] = useState(1);
@@ -198,7 +199,8 @@ export const ContactsTab = ({ connection, canEdit }: { connection: TChannelConne
     queryFn: () => api<TContactList>(`/api/channels/${connectId}/contacts?${query}`, { silent: true }),
     placeholderData: (previous) => previous,
   });
-  const refresh = () => client.invalidateQueries({ queryKey: ['contacts', connectId] });
+  // Every contact list (the campaign editor's tags too: it reads them by sub-account).
+  const refresh = () => client.invalidateQueries({ queryKey: ['contacts'] });
   const add = useMutation({
     mutationFn: () =>
       api(`/api/channels/${connectId}/contacts`, { body: { phone, ...(name ? { name } : {}) }, silent: true }),

@@ -64,11 +64,18 @@ export const MetaCredentialFields = ({
 );
 
 /** Creates the sub-account's Instagram agent: an agent, and the sandbox, a page token, or Meta's OAuth. */
-export const InstagramConnectForm = ({ subaccountId }: { subaccountId: string }) => {
+export const InstagramConnectForm = ({
+  subaccountId,
+  sandboxAvailable,
+}: {
+  subaccountId: string;
+  /** Off in production unless MESSAGING_SANDBOX=true: then Meta is the only way. */
+  sandboxAvailable: boolean;
+}) => {
   const client = useQueryClient();
   const setup = useInstagramSetup();
   const [buildId, setBuildId] = useState('');
-  const [way, setWay] = useState<Way>('sandbox');
+  const [way, setWay] = useState<Way>(sandboxAvailable ? 'sandbox' : 'token');
   const [token, setToken] = useState('');
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<{ field?: string; message: string } | null>(null);
@@ -106,7 +113,15 @@ export const InstagramConnectForm = ({ subaccountId }: { subaccountId: string })
     else create.mutate();
   };
   const ways: Choice<Way>[] = [
-    { value: 'sandbox', label: 'Sandbox', description: 'No Meta account needed. Chat with the agent inside this app.' },
+    ...(sandboxAvailable
+      ? [
+          {
+            value: 'sandbox' as const,
+            label: 'Sandbox',
+            description: 'No Meta account needed. Chat with the agent inside this app.',
+          },
+        ]
+      : []),
     {
       value: 'token',
       label: 'Page access token',
@@ -126,7 +141,7 @@ export const InstagramConnectForm = ({ subaccountId }: { subaccountId: string })
       <h2 className="text-lg font-semibold">Connect the Instagram Agent</h2>
       <p className="mt-1 text-sm text-muted">
         The agent answers direct messages, story replies and story mentions of an Instagram professional account, within
-        Meta’s 24-hour messaging window. Without Meta credentials, try it in the sandbox.
+        Meta’s 24-hour messaging window.{sandboxAvailable ? ' Without Meta credentials, try it in the sandbox.' : ''}
       </p>
       <form onSubmit={submit} className="mt-5 space-y-5" noValidate>
         <AgentSelect
@@ -146,6 +161,7 @@ export const InstagramConnectForm = ({ subaccountId }: { subaccountId: string })
             fieldError={fieldError}
           />
         ) : null}
+        <FieldError>{fieldError('meta')}</FieldError>
         <Button type="submit" disabled={busy}>
           {busy
             ? way === 'token'

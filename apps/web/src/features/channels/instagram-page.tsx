@@ -1,4 +1,4 @@
-import { ERROR_CODES, isErrorCode, type TChannelConnection } from '@switchboard/core';
+import { ERROR_CODES, isErrorCode, SANDBOX_NOTICE, type TChannelConnection } from '@switchboard/core';
 import { useEffect } from 'react';
 import { Link, useOutletContext, useParams, useSearchParams } from 'react-router';
 import { Card, Spinner } from '../../components/ui/card';
@@ -47,8 +47,11 @@ export const InstagramRoute = () => {
   const list = channels.data?.connections ?? [];
   const connection = list.find((item) => item.connectionId === connectId) ?? list[0];
   useChannelEvents(connection?.connectionId ?? null);
-  const tab = (TABS.find(([key]) => key === params.get('tab'))?.[0] ??
-    (connection?.transport === 'sandbox' ? 'phone' : 'conversations')) as Tab;
+  const sandboxAvailable = channels.data?.sandboxAvailable ?? false;
+  // Without the sandbox on this server there is no sandbox to write to.
+  const tabs = TABS.filter(([key]) => key !== 'phone' || sandboxAvailable);
+  const tab = (tabs.find(([key]) => key === params.get('tab'))?.[0] ??
+    (connection?.transport === 'sandbox' && sandboxAvailable ? 'phone' : 'conversations')) as Tab;
   const canEdit = context.role !== 'viewer';
   const outcome = params.get('connected') ? 'connected' : params.get('error') ? 'failed' : null;
   useEffect(() => {
@@ -84,7 +87,7 @@ export const InstagramRoute = () => {
       {channels.isLoading ? <Spinner label="Loading the connection" /> : null}
       {!channels.isLoading && !connection ? (
         canEdit ? (
-          <InstagramConnectForm subaccountId={context.subaccountId} />
+          <InstagramConnectForm subaccountId={context.subaccountId} sandboxAvailable={sandboxAvailable} />
         ) : (
           <p className="text-sm text-muted">
             No Instagram Agent is connected yet. Ask an admin or member to connect one.
@@ -94,10 +97,18 @@ export const InstagramRoute = () => {
       {connection ? (
         <>
           <StateNotice connection={connection} />
-          <SectionTabs label="Instagram Agent sections" tabs={TABS} current={tab} clears={['connected', 'error']} />
-          {tab === 'conversations' ? <Inbox connectionId={connection.connectionId} canReply={canEdit} /> : null}
+          <SectionTabs label="Instagram Agent sections" tabs={tabs} current={tab} clears={['connected', 'error']} />
+          {tab === 'conversations' ? (
+            <Inbox
+              connectionId={connection.connectionId}
+              canReply={canEdit}
+              notice={connection.transport === 'sandbox' ? SANDBOX_NOTICE : undefined}
+            />
+          ) : null}
           {tab === 'phone' ? <SandboxPhone connection={connection} canEdit={canEdit} /> : null}
-          {tab === 'settings' ? <InstagramSettings connection={connection} canEdit={canEdit} /> : null}
+          {tab === 'settings' ? (
+            <InstagramSettings connection={connection} canEdit={canEdit} sandboxAvailable={sandboxAvailable} />
+          ) : null}
         </>
       ) : null}
     </div>

@@ -27,7 +27,16 @@ const CopyField = ({ id, label, value }: { id: string; label: string; value: str
 );
 
 /** The Instagram agent's settings: which agent answers, Meta's webhook values, and the credentials. */
-export const InstagramSettings = ({ connection, canEdit }: { connection: TChannelConnection; canEdit: boolean }) => {
+export const InstagramSettings = ({
+  connection,
+  canEdit,
+  sandboxAvailable,
+}: {
+  connection: TChannelConnection;
+  canEdit: boolean;
+  /** Whether this server runs the sandbox: only then can the credentials be removed. */
+  sandboxAvailable: boolean;
+}) => {
   const client = useQueryClient();
   const builds = useBuilds(connection.subaccountId);
   const [buildId, setBuildId] = useState(connection.buildId ?? '');
@@ -119,7 +128,7 @@ export const InstagramSettings = ({ connection, canEdit }: { connection: TChanne
               <Button type="submit" disabled={save.isPending}>
                 {save.isPending ? 'Saving...' : 'Save'}
               </Button>
-              {meta ? (
+              {meta && sandboxAvailable ? (
                 <Button variant="secondary" disabled={save.isPending} onClick={() => save.mutate({ meta: null })}>
                   Switch to the sandbox
                 </Button>

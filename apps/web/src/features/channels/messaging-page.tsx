@@ -1,7 +1,7 @@
-import type { TChannelConnection, TMessagingChannel, TSmsSettings } from '@switchboard/core';
+import { SANDBOX_NOTICE, type TChannelConnection, type TMessagingChannel, type TSmsSettings } from '@switchboard/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useOutletContext, useParams, useSearchParams } from 'react-router';
-import { Spinner } from '../../components/ui/card';
+import { Card, Spinner } from '../../components/ui/card';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import type { ConnectContext } from '../connection/connection-layout';
@@ -23,6 +23,18 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number][0];
 
+/** A connection in error (refused credentials; a sandbox where this server runs none): why, and where to fix it. */
+const ErrorNotice = ({ connection }: { connection: TChannelConnection }) =>
+  connection.status === 'error' ? (
+    <Card role="status" className="mb-5 border-amber-500/60">
+      <h2 className="font-semibold">Connection error</h2>
+      <p className="mt-1 text-sm">
+        {connection.statusCode ?? 'Error'}: {connection.statusMessage ?? 'The connection does not send.'}
+      </p>
+      <p className="mt-1 text-sm text-muted">Next: Update Credentials in Settings.</p>
+    </Card>
+  ) : null;
+
 /** /{connectId}/sms/campaigns and /{connectId}/whatsapp/campaigns. */
 export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
   const { connectId = '' } = useParams();
@@ -37,7 +49,10 @@ export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
   const connection: TChannelConnection | undefined =
     list.find((item) => item.connectionId === connectId || item.connectionId === params.get('connection')) ?? list[0];
   useChannelEvents(connection?.connectionId ?? null);
-  const tab = (TABS.find(([key]) => key === params.get('tab'))?.[0] ?? 'campaigns') as Tab;
+  const sandboxAvailable = channels.data?.sandboxAvailable ?? false;
+  // Without the sandbox on this server there is no sandbox phone to show.
+  const tabs = TABS.filter(([key]) => key !== 'phone' || sandboxAvailable);
+  const tab = (tabs.find(([key]) => key === params.get('tab'))?.[0] ?? 'campaigns') as Tab;
   const canEdit = context.role !== 'viewer';
 
   return (
@@ -71,7 +86,7 @@ export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
       {channels.isLoading ? <Spinner label="Loading the connection" /> : null}
       {!channels.isLoading && !connection ? (
         canEdit ? (
-          <ConnectForm subaccountId={context.subaccountId} type={type} />
+          <ConnectForm subaccountId={context.subaccountId} type={type} sandboxAvailable={sandboxAvailable} />
         ) : (
           <p className="text-sm text-muted">
             No {CHANNEL_NAMES[type]} is connected yet. Ask an admin or member to connect one.
@@ -80,15 +95,27 @@ export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
       ) : null}
       {connection ? (
         <>
-          <SectionTabs label={`${CHANNEL_NAMES[type]} sections`} tabs={TABS} current={tab} />
+          <ErrorNotice connection={connection} />
+          <SectionTabs label={`${CHANNEL_NAMES[type]} sections`} tabs={tabs} current={tab} />
           {tab === 'campaigns' ? <CampaignsTab connection={connection} canEdit={canEdit} /> : null}
           {tab === 'contacts' ? <ContactsTab connection={connection} canEdit={canEdit} /> : null}
           {tab === 'conversations' ? (
-            <Inbox connectionId={connection.connectionId} canReply={canEdit} canAttach />
+            <Inbox
+              connectionId={connection.connectionId}
+              canReply={canEdit}
+              canAttach
+              notice={connection.transport === 'sandbox' ? SANDBOX_NOTICE : undefined}
+            />
           ) : null}
           {tab === 'phone' ? <SandboxPhone connection={connection} canEdit={canEdit} /> : null}
           {tab === 'settings' ? (
-            <SettingsTab connection={connection} connectId={connectId} canEdit={canEdit} role={context.role} />
+            <SettingsTab
+              connection={connection}
+              connectId={connectId}
+              canEdit={canEdit}
+              role={context.role}
+              sandboxAvailable={sandboxAvailable}
+            />
           ) : null}
         </>
       ) : null}

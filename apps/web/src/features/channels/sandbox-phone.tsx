@@ -1,4 +1,4 @@
-import type { TChannelConnection, TChannelMessage } from '@switchboard/core';
+import { SANDBOX_NOTICE, type TChannelConnection, type TChannelMessage } from '@switchboard/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
@@ -69,6 +69,14 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[280px_minmax(0,420px)_1fr]">
       <Card className="p-0">
         <h2 className="border-b border-border px-4 py-3 font-semibold">{instagram ? 'Chats' : 'Numbers'}</h2>
+        {sandbox ? (
+          <p
+            role="note"
+            className="border-b border-border px-4 py-2 text-xs font-semibold text-amber-900 dark:text-amber-200"
+          >
+            {SANDBOX_NOTICE}
+          </p>
+        ) : null}
         {!numbers.length ? <p className="p-4 text-sm text-muted">No messages yet.</p> : null}
         <ul
           aria-label={instagram ? 'Accounts with messages' : 'Numbers with messages'}

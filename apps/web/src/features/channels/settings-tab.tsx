@@ -13,7 +13,15 @@ const failWith = (setError: (message: string | null) => void) => (failure: unkno
   else showErrorDialog(failure);
 };
 
-const ConnectionSettings = ({ connection, canEdit }: { connection: TChannelConnection; canEdit: boolean }) => {
+const ConnectionSettings = ({
+  connection,
+  canEdit,
+  sandboxAvailable,
+}: {
+  connection: TChannelConnection;
+  canEdit: boolean;
+  sandboxAvailable: boolean;
+}) => {
   const client = useQueryClient();
   const [accountSid, setAccountSid] = useState(connection.accountSid ?? '');
   const [authToken, setAuthToken] = useState('');
@@ -121,7 +129,7 @@ const ConnectionSettings = ({ connection, canEdit }: { connection: TChannelConne
             <Button type="submit" disabled={save.isPending}>
               Save
             </Button>
-            {connection.transport === 'twilio' ? (
+            {connection.transport === 'twilio' && sandboxAvailable ? (
               <Button variant="secondary" onClick={() => save.mutate({ twilio: null })}>
                 Switch to the sandbox
               </Button>
@@ -291,14 +299,17 @@ export const SettingsTab = ({
   connectId,
   canEdit,
   role,
+  sandboxAvailable,
 }: {
   connection: TChannelConnection;
   connectId: string;
   canEdit: boolean;
   role: TRole;
+  /** Whether this server runs the sandbox: only then can credentials be removed. */
+  sandboxAvailable: boolean;
 }) => (
   <div className="grid gap-4 lg:grid-cols-2">
-    <ConnectionSettings connection={connection} canEdit={canEdit} />
+    <ConnectionSettings connection={connection} canEdit={canEdit} sandboxAvailable={sandboxAvailable} />
     <div className="space-y-4">
       <MessagingProfile connectId={connectId} canEdit={canEdit} />
       <Branding connectId={connectId} role={role} />

@@ -1,4 +1,4 @@
-import type { TChannelConnection, TChannelType } from '@switchboard/core';
+import type { TChannelConnectionList, TChannelType } from '@switchboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../lib/api';
@@ -14,7 +14,7 @@ export const useChannels = (subaccountId: string, type: TChannelType) =>
   useQuery({
     queryKey: ['channels', subaccountId, type],
     queryFn: () =>
-      api<{ connections: TChannelConnection[] }>(`/api/subaccounts/${subaccountId}/channels?type=${type}`, {
+      api<TChannelConnectionList>(`/api/subaccounts/${subaccountId}/channels?type=${type}`, {
         silent: true,
       }),
     enabled: Boolean(subaccountId),

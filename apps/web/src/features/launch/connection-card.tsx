@@ -1,4 +1,4 @@
-import { CHANNEL_STATE_LABELS, type TLaunchConnection } from '@switchboard/core';
+import { CHANNEL_STATE_LABELS, SANDBOX_NOTICE, type TLaunchConnection } from '@switchboard/core';
 import { Check, Circle } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -37,7 +37,7 @@ export const ConnectionCard = ({ record, canEdit }: { record: TLaunchConnection;
           <p className="truncate text-sm font-medium">{record.name}</p>
           <p className="text-xs text-muted">
             {record.agentName ? `Agent: ${record.agentName}` : 'No agent'}
-            {record.sandbox ? ' · Sandbox — no real messages are sent' : ''}
+            {record.sandbox ? ` · ${SANDBOX_NOTICE}` : ''}
           </p>
         </div>
         <StateBadge state={record.status} testId={`record-state-${record.connectionId}`} />

@@ -41,11 +41,14 @@ export const Inbox = ({
   connectionId,
   canReply,
   canAttach = false,
+  notice,
 }: {
   connectionId: string;
   canReply: boolean;
   /** SMS and WhatsApp: a reply can carry an image or a PDF. */
   canAttach?: boolean;
+  /** Said above the conversations (a sandbox connection: nothing was sent). */
+  notice?: string;
 }) => {
   const client = useQueryClient();
   const [selected, setSelected] = useState<string | null>(null);
@@ -77,6 +80,14 @@ export const Inbox = ({
 
   return (
     <div className="grid gap-4 lg:grid-cols-[320px_minmax(0,1fr)]">
+      {notice ? (
+        <p
+          role="note"
+          className="rounded-lg bg-amber-500/15 px-3 py-2 text-sm font-semibold text-amber-900 lg:col-span-2 dark:text-amber-200"
+        >
+          {notice}
+        </p>
+      ) : null}
       <Card className="p-0">
         <h2 className="border-b border-border px-4 py-3 font-semibold">Conversations</h2>
         {threads.isLoading ? <p className="p-4 text-sm text-muted">Loading conversations...</p> : null}
