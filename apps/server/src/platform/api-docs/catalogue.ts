@@ -364,11 +364,11 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   ],
   'GET /api/subaccounts/{subaccountId}/channels': [
     'List SMS, WhatsApp and Instagram agents',
-    "The sub-account's SMS, WhatsApp or Instagram connections with their transport (Twilio, Meta or sandbox) and state (pending_connection, live, error).",
+    "The sub-account's SMS, WhatsApp or Instagram connections with their transport (Twilio, Meta or sandbox) and state (pending_connection, live, error), and whether this server runs the sandbox (sandboxAvailable).",
   ],
   'POST /api/channels': [
     'Create an SMS, WhatsApp or Instagram agent',
-    'Creates a connection with its agent and Twilio credentials and sender, or for Instagram the page access token and app secret (checked with one call and encrypted), or the sandbox without credentials.',
+    'Creates a connection with its agent and Twilio credentials and sender, or for Instagram the page access token and app secret (checked with one call and encrypted), or the sandbox without credentials where the server runs it (production: only with MESSAGING_SANDBOX=true; otherwise 422 naming what to enter).',
   ],
   'GET /api/channels/{connectionId}': [
     'Get an SMS, WhatsApp or Instagram agent',
@@ -388,7 +388,7 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   ],
   'POST /api/channels/{connectionId}/sandbox/inbound': [
     'Text the sandbox',
-    'Sends a message to the agent as any number (Instagram: as any username) through the sandbox transport (STOP, START and HELP included on SMS and WhatsApp).',
+    'Sends a message to the agent as any number (Instagram: as any username) through the sandbox transport (STOP, START and HELP included on SMS and WhatsApp); 409 where the server runs no sandbox.',
   ],
   'GET /api/channels/instagram/setup': [
     'Instagram setup options',
@@ -412,7 +412,7 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   ],
   'GET /api/channels/{connectId}/contacts': [
     'List contacts',
-    "The sub-account's contacts with tags and opt-out state, paginated and searchable.",
+    "The sub-account's contacts with tags and opt-out state (the suppression list: of this connection's sender, or of any sender when given a sub-account id), paginated and searchable.",
   ],
   'POST /api/channels/{connectId}/contacts': [
     'Add a contact',
