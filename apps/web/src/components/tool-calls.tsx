@@ -14,6 +14,9 @@ const failed = (output: unknown) =>
 /** A call a test recorded without making it (an evaluation run, the test chat, a demo). */
 const notCalled = (call: TToolCallView) => Boolean(call.notCalled) || isToolNotCalled(call.output);
 
+/** What the call would have sent: the recorded arguments (fixed values included), else the model's input. */
+const wouldSend = (call: TToolCallView) => (isToolNotCalled(call.output) ? call.output.arguments : call.input);
+
 /**
  * The tools an agent called for one reply: name(input) → output, a failed call marked as such, and
  * a call a test did not make as "Not called in a test run — would call name with input".
@@ -32,7 +35,7 @@ export const ToolCallList = ({ calls, className }: { calls: TToolCallView[]; cla
       >
         <Wrench size={12} className="mr-1 inline" aria-hidden="true" />
         {notCalled(call) ? (
-          <span data-testid="tool-not-called">{toolNotCalledLabel(call.name, shortValue(call.input))}</span>
+          <span data-testid="tool-not-called">{toolNotCalledLabel(call.name, shortValue(wouldSend(call)))}</span>
         ) : (
           <>
             <span className="font-medium text-foreground">{call.name}</span>({shortValue(call.input)}) →{' '}
