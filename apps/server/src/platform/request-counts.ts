@@ -1,12 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { widgetCounters } from '../features/connections/schema';
-import { incrementCounters } from './counters';
+import { incrementCounters, pruneCounters } from './counters';
 import { type Deps, embeddedDatabase } from './deps';
 
 /** The request limits count in one-minute windows. */
 export const WINDOW_MS = 60_000;
 /** How often a process on PostgreSQL without Redis writes its counts and reads the others'. */
 const SYNC_MS = 1000;
+/** Keys one process keeps per window; past them new keys are not counted (memory stays bounded). */
+const MAX_KEYS = 200_000;
+/** Rows written to the database per statement. */
+const SLICE = 1000;
 
 /** The current window's number and the seconds until it is over (a refused caller's Retry-After). */
 export const currentWindow = (now = Date.now()) => ({
@@ -28,9 +32,7 @@ export type CountStore = 'redis' | 'database' | 'memory';
 const storeOf = (deps: Deps): CountStore => (deps.redis ? 'redis' : embeddedDatabase(deps) ? 'memory' : 'database');
 
 interface LocalCount {
-  window: number;
-  /** The count in the database after this process last wrote it (every process's requests). */
-  shared: number;
+  /** The count in the database after this process last wrote it (every process's requests). */ shared: number;
   /** This process's requests since then. */
   unsynced: number;
 }
@@ -47,33 +49,43 @@ interface LocalCount {
  *   other processes' requests are seen within a second.
  */
 export const createRequestCounts = (deps: Deps, store: CountStore = storeOf(deps)): RequestCounts => {
-  const local = new Map<string, LocalCount>();
+  /** This window's counts; the map starts again with each window. */
+  let local = new Map<string, LocalCount>();
+  let localWindow = currentWindow().window;
+  /** Keys counted since the last write to the database. */
+  let dirty = new Set<string>();
   const shared = store === 'database';
   let syncing: Promise<void> | null = null;
+  let prunedWindow = localWindow;
 
   const countLocally = (keys: string[]) => {
     const { window } = currentWindow();
-    if (local.size > 100_000) for (const [key, entry] of local) if (entry.window < window) local.delete(key);
+    if (window !== localWindow) {
+      local = new Map();
+      dirty = new Set();
+      localWindow = window;
+    }
     return keys.map((key) => {
       let entry = local.get(key);
-      if (!entry || entry.window !== window) {
-        entry = { window, shared: 0, unsynced: 0 };
+      if (!entry) {
+        // An address-rotating flood is let through rather than allowed to fill the memory.
+        if (local.size >= MAX_KEYS) return 1;
+        entry = { shared: 0, unsynced: 0 };
         local.set(key, entry);
       }
       entry.unsynced += 1;
+      if (shared) dirty.add(key);
       return entry.shared + entry.unsynced;
     });
   };
 
-  const writeCounts = async () => {
-    const { window } = currentWindow();
-    const batch = [...local].filter(([, entry]) => entry.unsynced > 0 && entry.window === window);
-    if (!batch.length) return;
-    const deltas = batch.map(([, entry]) => entry.unsynced);
+  /** Adds this process's counts of some keys to the database's and keeps the totals it answers. */
+  const writeSlice = async (window: number, slice: [string, LocalCount][]) => {
+    const deltas = slice.map(([, entry]) => entry.unsynced);
     const rows = await deps.db
       .insert(widgetCounters)
       .values(
-        batch.map(([key], index) => ({
+        slice.map(([key], index) => ({
           key: `r:${key}`,
           window: String(window),
           count: deltas[index] ?? 0,
@@ -86,10 +98,35 @@ export const createRequestCounts = (deps: Deps, store: CountStore = storeOf(deps
       })
       .returning({ key: widgetCounters.key, count: widgetCounters.count });
     const totals = new Map(rows.map((row) => [row.key.slice(2), row.count]));
-    batch.forEach(([key, entry], index) => {
+    slice.forEach(([key, entry], index) => {
       entry.unsynced -= deltas[index] ?? 0;
       entry.shared = totals.get(key) ?? entry.shared;
     });
+  };
+
+  const writeCounts = async () => {
+    const window = localWindow;
+    // Rows of past windows are deleted once a window (an indexed delete of expired rows).
+    if (window !== prunedWindow) {
+      prunedWindow = window;
+      await pruneCounters(deps);
+    }
+    const keys = [...dirty];
+    dirty.clear();
+    const batch = keys.flatMap((key): [string, LocalCount][] => {
+      const entry = local.get(key);
+      return entry && entry.unsynced > 0 ? [[key, entry]] : [];
+    });
+    for (let start = 0; start < batch.length; start += SLICE) {
+      const slice = batch.slice(start, start + SLICE);
+      try {
+        await writeSlice(window, slice);
+      } catch (error) {
+        // Written again with the next second's counts.
+        for (const [key] of batch.slice(start)) if (window === localWindow) dirty.add(key);
+        throw error;
+      }
+    }
   };
 
   const sync = () => {

@@ -90,11 +90,17 @@ const refuse = (reply: FastifyReply, message: string, retryAfterSeconds: number)
 /** Addresses past their failed attempts, until the minute's window is over (this process's knowledge). */
 class FailureBlocks {
   private readonly until = new Map<string, number>();
+  private prunedWindow = 0;
 
   add(name: string, address: string) {
     const now = Date.now();
-    if (this.until.size > 10_000) for (const [key, end] of this.until) if (end <= now) this.until.delete(key);
-    this.until.set(`${name}:${address}`, now + currentWindow(now).retryAfterSeconds * 1000);
+    const { window, retryAfterSeconds } = currentWindow(now);
+    // Every block ends with its window: those of past windows go, once per window.
+    if (window !== this.prunedWindow) {
+      for (const [key, end] of this.until) if (end <= now) this.until.delete(key);
+      this.prunedWindow = window;
+    }
+    this.until.set(`${name}:${address}`, now + retryAfterSeconds * 1000);
   }
 
   /** Seconds the address stays refused, or 0. */
