@@ -12,7 +12,11 @@ export const ADMIN = 'admin@demo.switchboard.local';
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
 
-export const call = (url, { method, headers = {}, body } = {}) =>
+/**
+ * One HTTP request (on a shared keep-alive agent unless `agent` is given); a connection cut
+ * mid-answer or no answer within `timeoutMs` (when given) rejects.
+ */
+export const call = (url, { method, headers = {}, body, timeoutMs, agent: through = agent } = {}) =>
   new Promise((resolve, reject) => {
     const start = performance.now();
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -20,7 +24,7 @@ export const call = (url, { method, headers = {}, body } = {}) =>
       url,
       {
         method: method ?? (payload ? 'POST' : 'GET'),
-        agent,
+        agent: through,
         headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
       },
       (res) => {
@@ -32,9 +36,12 @@ export const call = (url, { method, headers = {}, body } = {}) =>
         res.on('end', () =>
           resolve({ status: res.statusCode, headers: res.headers, text, ms: performance.now() - start }),
         );
+        res.on('error', reject);
       },
     );
     req.on('error', reject);
+    if (timeoutMs)
+      req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
     if (payload) req.write(payload);
     req.end();
   });
@@ -104,47 +111,64 @@ export const freePort = () =>
         });
       });
 
+/** The built server's entry point: apps/server/dist/main.js, or another build's (BENCH_SERVER_ENTRY). */
+export const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY
+  ? path.resolve(process.env.BENCH_SERVER_ENTRY)
+  : path.join(root, 'apps/server/dist/main.js');
+
+/** The built server's environment in a benchmark: the demo agency, the stub model, limits out of the way; `env` last. */
+export const benchServerEnv = ({ port, dataDir, stubUrl, processes = 1, env = {} }) => ({
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  SEED_DEMO: 'true',
+  NODE_ENV: 'production',
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
+  DIRECT_LOGIN_ALLOWLIST: ADMIN,
+  ...(stubUrl ? { OPENAI_BASE_URL: stubUrl } : {}),
+  FREE_PLAN_CREDITS: '100000000',
+  WIDGET_IP_BURST_LIMIT: '10000000',
+  BENCH_PROCESSES: String(processes),
+  ...env,
+});
+
+/**
+ * Waits until `base` answers GET /api/health with 200 and answers its database driver. Gives up
+ * after `timeoutMs`, or as soon as `child` (the server's process, when given) exits.
+ */
+export const waitForServer = async (base, { child, timeoutMs = 60_000 } = {}) => {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode}`);
+    if (child && child.signalCode !== null) throw new Error(`The server was stopped by ${child.signalCode}`);
+    try {
+      const health = await call(`${base}/api/health`, { timeoutMs: 5000 });
+      if (health.status === 200) return JSON.parse(health.text).database.driver;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > until) throw new Error('The server did not start');
+    await sleep(100);
+  }
+};
+
 /** Starts the built server (apps/server/dist) with the demo agency and waits until it answers. */
 export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, processes = 1, nodeArgs = [] }) => {
-  const entry =
-    processes > 1 ? path.join(root, 'scripts/bench/widget-cluster.js') : path.join(root, 'apps/server/dist/main.js');
+  const entry = processes > 1 ? path.join(root, 'scripts/bench/widget-cluster.js') : SERVER_ENTRY;
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, ...nodeArgs, entry], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'true',
-      NODE_ENV: 'production',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DIRECT_LOGIN_ALLOWLIST: ADMIN,
-      ...(stubUrl ? { OPENAI_BASE_URL: stubUrl } : {}),
-      FREE_PLAN_CREDITS: '100000000',
-      WIDGET_IP_BURST_LIMIT: '10000000',
-      BENCH_PROCESSES: String(processes),
-      ...env,
-    },
+    env: benchServerEnv({ port, dataDir, stubUrl, processes, env }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   let driver = 'unknown';
-  for (let i = 0; ; i += 1) {
-    try {
-      const health = await call(`${base}/api/health`);
-      if (health.status === 200) {
-        driver = JSON.parse(health.text).database.driver;
-        break;
-      }
-    } catch {
-      // Not listening yet.
-    }
-    if (i > 600) {
-      child.kill('SIGTERM');
-      throw new Error('The server did not start');
-    }
-    await sleep(100);
+  try {
+    driver = await waitForServer(base, { child });
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
   }
   // Keep-alive connections stay with the process that took them: measure once every process listens.
   for (let i = 0; processes > 1 && !existsSync(path.join(dataDir, 'cluster.ready')); i += 1) {
@@ -197,7 +221,13 @@ export const setupWidget = async (base, settings = {}, { stub = true } = {}) => 
     });
     await call(`${base}/api/connections/${connection.connectionId}/deploy`, { method: 'POST', headers: { cookie } });
   }
-  return { widgetId: connection.widgetId, connectionId: connection.connectionId, cookie };
+  return {
+    widgetId: connection.widgetId,
+    connectionId: connection.connectionId,
+    cookie,
+    agentId: target.id,
+    subaccountId: sub,
+  };
 };
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
