@@ -61,6 +61,7 @@ const HASH_FILE = path.join(root, '.build-hash');
 const OUTPUTS = [
   'apps/server/dist/main.js',
   'apps/server/dist/extract-worker.js',
+  'apps/server/dist/contacts-import-worker.js',
   'apps/web/dist/index.html',
   'apps/widget/dist/loader.js',
 ];

@@ -37,6 +37,7 @@ import { streamSlot } from '../../platform/stream-slots';
 import { openSse } from '../widget/sse';
 import * as channels from './connections';
 import * as contactService from './contacts';
+import { importContacts, previewImport } from './contacts-import';
 import { receiveInbound, registerInboundJob } from './inbound';
 import { readMedia, storeMedia } from './media';
 import { channelEvents, listMessages, registerChannelSendJob } from './outbound';
@@ -360,7 +361,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZContactImportPreview },
       },
     },
-    async (request) => contactService.previewImport((await uploadedFile(request)).buffer),
+    async (request) => previewImport((await uploadedFile(request)).buffer),
   );
 
   /** Step 2: the file again with the mapping (a JSON field); answers the report of rejected rows. */
@@ -390,7 +391,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
           field: `mapping.${issue?.path.join('.') ?? ''}`,
         });
       }
-      return contactService.importContacts(deps, tenantOf(request).subaccountId, buffer, mapping.data);
+      return importContacts(deps, tenantOf(request).subaccountId, buffer, mapping.data);
     },
   );
 };
