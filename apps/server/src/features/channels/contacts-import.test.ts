@@ -4,7 +4,8 @@ import type { Db } from '../../db/client';
 import type { AppError } from '../../platform/errors';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgency } from '../tenancy/seed';
-import { CONTACTS_PER_STATEMENT, importContacts } from './contacts-import';
+import { CONTACTS_PER_STATEMENT } from './contacts-csv';
+import { importContacts } from './contacts-import';
 import { contacts } from './schema';
 
 let t: TestApp;
@@ -114,6 +115,22 @@ describe('importing a large contacts CSV', () => {
     expect(again).toMatchObject({ imported: 5_000 - saved, updated: saved, rejectedCount: 0 });
     expect(await companyCount('Halfway')).toBe(5_000);
   }, 60_000);
+
+  it('stores names and attributes with quotes, backslashes, braces and commas as written', async () => {
+    const file = Buffer.from(
+      'phone,name,company\n+14155550101,"O\'Brien, ""Pat"" \\ {x}",NULL\n+14155550102,,"{""a"": 1}"\n',
+    );
+    expect(await importContacts(t.deps, subaccountId, file, mapping)).toMatchObject({ imported: 2 });
+    const rows = await t.deps.db
+      .select({ phone: contacts.phone, name: contacts.name, attributes: contacts.attributes })
+      .from(contacts)
+      .where(sql`${contacts.phone} in ('+14155550101', '+14155550102')`)
+      .orderBy(contacts.phone);
+    expect(rows).toEqual([
+      { phone: '+14155550101', name: 'O\'Brien, "Pat" \\ {x}', attributes: { company: 'NULL' } },
+      { phone: '+14155550102', name: null, attributes: { company: '{"a": 1}' } },
+    ]);
+  });
 
   it('a failure of the first slice writes nothing and passes the cause on', async () => {
     const failing = onEachSlice(() => {

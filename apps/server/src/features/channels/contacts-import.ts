@@ -4,10 +4,9 @@ import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { newId } from '../../platform/ids';
 import { runTask, TaskLimitError, TaskRefusal, taskEntry } from '../../platform/worker-task';
 import { messagingSettings } from './contacts';
-import type { ImportColumns, PreparedImport } from './contacts-csv';
+import type { ContactSlice, PreparedImport } from './contacts-csv';
 import type { ContactsCsvTask } from './contacts-import-worker';
 import { contacts } from './schema';
 
@@ -23,9 +22,6 @@ import { contacts } from './schema';
  * fails half-way is reported with how many contacts were saved and is finished by sending the same
  * file again. The file's faults (encoding, columns, limits) are all found before anything is written.
  */
-
-/** Contacts stored per statement: on the embedded database one slice holds it for tens of milliseconds. */
-export const CONTACTS_PER_STATEMENT = 500;
 
 /** Limits of reading one file; its size and rows are bounded already (5 MB, 50,000 rows). */
 const READ_LIMITS = { timeoutMs: 60_000, memoryMb: 512 };
@@ -61,29 +57,30 @@ export const importContacts = async (
 ): Promise<TContactImportReport> => {
   const country = mapping.defaultCountry ?? (await messagingSettings(deps.db, subaccountId)).defaultCountry;
   const prepared = await readOffThread<PreparedImport>({ step: 'import', buffer, mapping, country });
-  const { imported, updated } = await storeContacts(deps, subaccountId, prepared.columns);
+  const { imported, updated } = await storeContacts(deps, subaccountId, prepared.slices);
   return { imported, updated, rejected: prepared.rejected, rejectedCount: prepared.rejectedCount };
 };
 
-/** Stores the rows a slice per statement; a failure after the first slice says how many were saved. */
-const storeContacts = async (deps: Deps, subaccountId: string, columns: ImportColumns) => {
-  const total = columns.phone.length;
+/** Stores the slices one statement each; a failure after the first says how many contacts were saved. */
+const storeContacts = async (deps: Deps, subaccountId: string, slices: ContactSlice[]) => {
+  const total = slices.reduce((sum, slice) => sum + slice.size, 0);
   const counts = { imported: 0, updated: 0 };
-  for (let from = 0; from < total; from += CONTACTS_PER_STATEMENT) {
+  for (const [index, slice] of slices.entries()) {
     // PGlite answers a statement already settled: without a turn of the event loop between
     // slices they would run as one block, and requests that came meanwhile would wait for all.
-    if (from > 0) await setImmediate();
+    if (index > 0) await setImmediate();
     try {
-      for (const row of await upsertSlice(deps.db, subaccountId, columns, from, from + CONTACTS_PER_STATEMENT)) {
+      for (const row of await upsertSlice(deps.db, subaccountId, slice)) {
         if (row.inserted) counts.imported += 1;
         else counts.updated += 1;
       }
     } catch (error) {
-      if (from === 0) throw error;
-      deps.log.error({ err: error, subaccountId, saved: from, total }, 'contacts import stopped part-way');
+      if (index === 0) throw error;
+      const saved = counts.imported + counts.updated;
+      deps.log.error({ err: error, subaccountId, saved, total }, 'contacts import stopped part-way');
       throw new AppError(
         'DATABASE_ERROR',
-        `The import stopped after ${from.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} contacts were saved. Import the same file again to save the rest: the contacts already saved are updated, not added twice.`,
+        `The import stopped after ${saved.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} contacts were saved. Import the same file again to save the rest: the contacts already saved are updated, not added twice.`,
         { reason: 'partial_import' },
       );
     }
@@ -91,18 +88,17 @@ const storeContacts = async (deps: Deps, subaccountId: string, columns: ImportCo
   return counts;
 };
 
-/** One statement: the rows [from, to) added, or merged into the contacts with the same number. */
-const upsertSlice = async (db: Db, subaccountId: string, columns: ImportColumns, from: number, to: number) => {
-  const phones = columns.phone.slice(from, to);
+/** One statement: the slice's contacts added, or merged into the contacts with the same number. */
+const upsertSlice = async (db: Db, subaccountId: string, slice: ContactSlice) => {
   const result = await db.execute(sql`
     INSERT INTO ${contacts} (id, subaccount_id, phone, name, tags, time_zone, attributes)
     SELECT t.id, ${subaccountId}, t.phone, t.name, t.tags::text[], t.time_zone, t.attributes FROM unnest(
-      ${sql.param(phones.map(() => newId('contact')))}::text[],
-      ${sql.param(phones)}::text[],
-      ${sql.param(columns.name.slice(from, to))}::text[],
-      ${sql.param(columns.tags.slice(from, to))}::text[],
-      ${sql.param(columns.timeZone.slice(from, to))}::text[],
-      ${sql.param(columns.attributes.slice(from, to))}::jsonb[]
+      ${slice.id}::text[],
+      ${slice.phone}::text[],
+      ${slice.name}::text[],
+      ${slice.tags}::text[],
+      ${slice.timeZone}::text[],
+      ${slice.attributes}::jsonb[]
     ) AS t(id, phone, name, tags, time_zone, attributes)
     ON CONFLICT (subaccount_id, phone) DO UPDATE SET
       name = COALESCE(EXCLUDED.name, ${contacts}.name),
