@@ -130,6 +130,13 @@ export const benchServerEnv = ({ port, dataDir, stubUrl, processes = 1, env = {}
   ...(stubUrl ? { OPENAI_BASE_URL: stubUrl } : {}),
   FREE_PLAN_CREDITS: '100000000',
   WIDGET_IP_BURST_LIMIT: '10000000',
+  // Every benchmark client calls from 127.0.0.1, most with one API key.
+  PUBLIC_ADDRESS_RATE_LIMIT_PER_MINUTE: '10000000',
+  WEBHOOK_ADDRESS_RATE_LIMIT_PER_MINUTE: '10000000',
+  API_ADDRESS_RATE_LIMIT_PER_MINUTE: '10000000',
+  API_KEY_RATE_LIMIT_PER_MINUTE: '10000000',
+  STREAMS_PER_ADDRESS: '100000',
+  STREAMS_PER_KEY: '100000',
   BENCH_PROCESSES: String(processes),
   ...env,
 });
