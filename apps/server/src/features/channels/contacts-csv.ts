@@ -90,8 +90,8 @@ const attributeKey = (column: string) =>
     .replace(/^_+|_+$/g, '')
     .slice(0, 40) || 'column';
 
-/** Contacts stored per statement: on the embedded database one slice holds it for about ten milliseconds. */
-export const CONTACTS_PER_STATEMENT = 500;
+/** Contacts stored per statement: on the embedded database one slice holds it for a few milliseconds. */
+export const CONTACTS_PER_STATEMENT = 250;
 
 /**
  * One statement's contacts, each column as the PostgreSQL array literal the statement reads, built
