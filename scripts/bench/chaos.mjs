@@ -10,8 +10,9 @@
  * on a stub model, an evaluation run of --eval-items conversations on a stub model, webhook
  * deliveries of every event to a local receiver, and three inbox event streams held open. For
  * --duration seconds, every 5-10 s one process is killed with kill -9 and started again; once,
- * instead, one is stopped with SIGTERM (and started again). Then every process runs until the
- * campaign and the run have finished and no webhook is pending (at most --settle seconds).
+ * instead, one is stopped with SIGTERM (and started again; nothing is killed while it drains, and
+ * the faults go on that much longer). Then every process runs until the campaign and the run have
+ * finished and no webhook is pending (at most --settle seconds).
  *
  * Figures and targets: messages sent exactly once (the stand-in's log against the contacts: 0 lost,
  * 0 duplicated); widget chats failed through the load balancer (all, and during the SIGTERM drain:
@@ -196,7 +197,7 @@ const startCluster = async (infra) => {
 const waitAllUp = async (lb, timeoutMs = 60_000) => {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const states = Object.values(await lb.states());
+    const states = Object.values(await lb.states()).map((state) => state.status);
     if (states.length === PROCESSES && states.every((state) => state === 'UP')) return;
     if (Date.now() > until) throw new Error(`HAProxy does not see every process up: ${states.join(', ')}`);
     await sleep(250);
@@ -353,13 +354,22 @@ const holdStreams = (url, cookie, count) => {
 
 // ---- Faults ----------------------------------------------------------------------------------
 
+/** The answering process with the most connections open through HAProxy (streams, requests under way). */
+const busiest = async (fleet, lb) => {
+  const states = await lb.states();
+  const sessions = (slot) => states[slot.name]?.sessions ?? 0;
+  const [slot] = fleet.slots.filter((s) => s.up).sort((a, b) => sessions(b) - sessions(a));
+  return slot && { slot, sessions: sessions(slot) };
+};
+
 /**
- * For `seconds`: every 5-10 s kills one process with kill -9 (never the last one answering) and
- * starts it again; once, at 40 % of the time, stops one with SIGTERM instead, when HAProxy sees
- * every process up, and starts it again after it exits.
+ * For `seconds` (plus the SIGTERM's drain): every 5-10 s kills one process with kill -9 (never the
+ * last one answering) and starts it again; once, at 40 % of the time, stops one with SIGTERM
+ * instead (when HAProxy sees every process up, the one with the most connections open), and starts
+ * it again after it exits.
  */
 const runFaults = async ({ fleet, lb }, seconds) => {
-  const end = performance.now() + seconds * 1000;
+  let end = performance.now() + seconds * 1000;
   const termAt = performance.now() + seconds * 400;
   const faults = { kills: 0, skipped: 0, term: null };
   const restart = (slot) =>
@@ -368,16 +378,23 @@ const runFaults = async ({ fleet, lb }, seconds) => {
       (error) => note(`${slot.name} failed to start: ${error.message}`),
     );
   while (performance.now() < end) {
-    await sleep(Math.min(5000 + Math.random() * 5000, Math.max(0, end - performance.now())));
-    if (performance.now() >= end) break;
+    const wait = 5000 + Math.random() * 5000;
+    if (performance.now() + wait >= end) {
+      await sleep(Math.max(0, end - performance.now()));
+      break;
+    }
+    await sleep(wait);
     if (!faults.term && performance.now() >= termAt) {
       await Promise.all(fleet.slots.map((slot) => slot.starting?.catch(() => undefined)));
       await waitAllUp(lb).catch(() => undefined);
-      const slot = pick(fleet.slots.filter((s) => s.up));
-      if (!slot) continue;
-      note(`SIGTERM ${slot.name} (pid ${slot.child.pid})`);
+      const target = await busiest(fleet, lb);
+      if (!target) continue;
+      const { slot } = target;
+      note(`SIGTERM ${slot.name} (pid ${slot.child.pid}, ${target.sessions} connections open through HAProxy)`);
       const term = await fleet.terminate(slot, TERM_LIMIT_MS);
       faults.term = { ...term, name: slot.name };
+      // No process is killed during the drain (its failed requests are its own): the faults go on longer.
+      end += term.exitedAt - term.signalledAt;
       note(
         term.forced
           ? `${slot.name} had not exited ${TERM_LIMIT_MS / 1000} s after SIGTERM: killed`
@@ -430,7 +447,8 @@ const settle = async ({ lbUrl, db, agency, runId }, seconds) => {
   }
 };
 
-const evaluationFigures = async (db, runId, expectedKeys) => {
+const evaluationFigures = async (db, runId, questions) => {
+  const expectedKeys = conversationKeys(questions);
   const { rows } = await db.query(
     'SELECT question_key, variation, count(*)::int AS n FROM evaluation_conversations WHERE run_id = $1 GROUP BY 1, 2',
     [runId],
@@ -438,6 +456,7 @@ const evaluationFigures = async (db, runId, expectedKeys) => {
   const stored = new Map(rows.map((row) => [`${row.question_key}#${row.variation}`, row.n]));
   const expected = new Set(expectedKeys);
   return {
+    calls: questions.calls,
     expected: expected.size,
     once: [...expected].filter((key) => stored.get(key) === 1).length,
     missing: [...expected].filter((key) => !stored.has(key)).length,
@@ -488,13 +507,13 @@ const report = ({ infra, cluster, faults, settled, contacts, chats, evaluation, 
     `  health checks on ${cluster.checkPath}${cluster.checkPath === '/api/health' ? ' (the server has no /api/health/ready)' : ''}`,
   );
   console.log(
-    `  faults over ${options.duration} s: ${faults.kills} × kill -9${faults.skipped ? ` (${faults.skipped} left out: fewer than two processes answered)` : ''}, SIGTERM to ${faults.term?.name ?? 'none'}; starts per process: ${cluster.fleet.slots.map((slot) => `${slot.name} ${slot.starts}`).join(', ')}`,
+    `  faults over ${options.duration} s and the drain: ${faults.kills} × kill -9${faults.skipped ? ` (${faults.skipped} left out: fewer than two processes answered)` : ''}, SIGTERM to ${faults.term?.name ?? 'none'}; starts per process: ${cluster.fleet.slots.map((slot) => `${slot.name} ${slot.starts}`).join(', ')}`,
   );
   console.log(
     `  campaign: ${fmt(contacts.length)} recipients at ${options.sendRate}/s, status ${settled.campaign?.status ?? 'unknown'}${settled.campaign ? `, its figures ${JSON.stringify(settled.campaign.figures)}` : ''}`,
   );
   console.log(
-    `  evaluation run: status ${settled.run?.status ?? 'unknown'}${settled.run?.error ? ` (${settled.run.error})` : ''}; webhook deliveries pending: ${settled.pending ?? 'unknown'}${settled.settled ? '' : `; NOT settled after ${options.settle} s`}`,
+    `  evaluation run: status ${settled.run?.status ?? 'unknown'}${settled.run?.error ? ` (${settled.run.error})` : ''}, ${fmt(infra.evalModel.stats.calls)} model calls (${fmt(evaluation.calls)} without faults); webhook deliveries pending: ${settled.pending ?? 'unknown'}${settled.settled ? '' : `; NOT settled after ${options.settle} s`}`,
   );
   console.log('');
   const results = [
@@ -611,8 +630,9 @@ const main = async () => {
   await sleep(2000);
   note(`settled${settled.settled ? '' : ' (timed out)'}; inbox streams opened ${streams.stats.opened} times`);
 
-  const evaluation = await evaluationFigures(infra.db, run.runId, conversationKeys(questions)).catch((error) => ({
+  const evaluation = await evaluationFigures(infra.db, run.runId, questions).catch((error) => ({
     error: error.message,
+    calls: questions.calls,
   }));
   const webhooks = await webhookFigures(infra.db, agency.endpointId, infra.receiver).catch((error) => ({
     error: error.message,

@@ -59,7 +59,8 @@ ${servers.map((serverPort, i) => `  server app${i + 1} 127.0.0.1:${serverPort} c
 
 /**
  * Starts HAProxy in the foreground on `port`, its messages (servers going down and up) in
- * `dir`/haproxy.log; `stop()` ends it, `states()` reads each server's check state.
+ * `dir`/haproxy.log; `stop()` ends it, `states()` reads each server's check state and open
+ * connections (by name: app1, app2, ...).
  */
 export const startHaproxy = async ({ port, servers, checkPath, dir }) => {
   const file = path.join(dir, 'haproxy.cfg');
@@ -84,12 +85,13 @@ export const startHaproxy = async ({ port, servers, checkPath, dir }) => {
         const columns = header.replace(/^# /, '').split(',');
         const status = columns.indexOf('status');
         const name = columns.indexOf('svname');
+        const sessions = columns.indexOf('scur');
         resolve(
           Object.fromEntries(
             rows
               .map((row) => row.split(','))
               .filter((cells) => /^app\d+$/.test(cells[name] ?? ''))
-              .map((cells) => [cells[name], cells[status]]),
+              .map((cells) => [cells[name], { status: cells[status], sessions: Number(cells[sessions]) }]),
           ),
         );
       });
