@@ -429,7 +429,7 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   ],
   'POST /api/channels/{connectId}/contacts/import': [
     'Import contacts from CSV',
-    'Imports the mapped CSV in one transaction and reports rejected rows (invalid numbers, duplicates).',
+    'Imports the mapped CSV and reports rejected rows (invalid numbers, duplicates). The contacts are stored in slices; if the database fails part-way, the answer says how many were saved, and the same file again saves the rest.',
   ],
   'GET /api/channels/{connectionId}/campaigns': [
     'List campaigns',
