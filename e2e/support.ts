@@ -48,6 +48,8 @@ export const signIn = async (page: Page, email: string) => {
  * final ones. A transition that begins a frame later (a toast mounted just now) is waited for too.
  */
 export const expectAccessible = async (page: Page) => {
+  // The page at rest: no control under the pointer in its hover colours, no transition under way.
+  await page.mouse.move(0, 0);
   await page.evaluate(async () => {
     const nextFrames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     for (let round = 0; round < 10; round += 1) {

@@ -137,6 +137,9 @@ const senders = new WeakMap<typeof fetch, SendOutbound>();
 export const outboundSenderOf = (fetcher: typeof fetch | undefined): SendOutbound | null =>
   (fetcher && senders.get(fetcher)) ?? null;
 
+/** How a request on a kept-alive connection the server had closed fails. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
 export const createOutboundFetch = (options: OutboundFetchOptions): typeof fetch => {
   const guarded = agentsFor(options, true);
   const listed = options.policy ? agentsFor(options, false) : guarded;
@@ -149,15 +152,26 @@ export const createOutboundFetch = (options: OutboundFetchOptions): typeof fetch
         : new URL(input);
     const protocol = url.protocol as keyof Agents;
     const agents = options.policy && isListedHost(options.policy, url) ? listed : guarded;
-    return new Promise<http.IncomingMessage>((resolve, reject) => {
-      const request = (protocol === 'https:' ? https : http).request(
-        url,
-        { method: call.method, headers: call.headers, agent: agents[protocol], signal: call.signal },
-        resolve,
-      );
-      request.on('error', reject);
-      request.end(call.body);
-    });
+    const attempt = (retried: boolean) =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        const request = (protocol === 'https:' ? https : http).request(
+          url,
+          { method: call.method, headers: call.headers, agent: agents[protocol], signal: call.signal },
+          resolve,
+        );
+        request.on('error', (error: NodeJS.ErrnoException) => {
+          // A kept-alive connection the server closed while it was idle fails as soon as it is
+          // used, before any answer: the request never reached the server, so it goes again once
+          // on a new connection (as Node's documentation advises for `reusedSocket`).
+          if (!retried && request.reusedSocket && STALE_CONNECTION.has(error.code ?? '') && !call.signal?.aborted) {
+            attempt(true).then(resolve, reject);
+            return;
+          }
+          reject(error);
+        });
+        request.end(call.body);
+      });
+    return attempt(false);
   };
   const fetcher: typeof fetch = async (input, init = {}) => {
     const call = await normalise(input, init);

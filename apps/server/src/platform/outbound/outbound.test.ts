@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callHttpTool } from '../../features/agents/tools';
 import { runModel } from '../../features/llm/gateway';
@@ -269,6 +269,35 @@ describe('the outbound fetch', () => {
       },
     };
   };
+
+  it('sends again, once, on a new connection a request whose kept-alive connection the server had closed', async () => {
+    // Answers the first request of each connection and keeps it open; a second request on the
+    // same connection finds it closed without an answer, as a server's idle timeout leaves it.
+    const sockets: net.Socket[] = [];
+    const server = net.createServer((socket) => {
+      sockets.push(socket);
+      let answered = false;
+      socket.on('data', () => {
+        if (answered) return socket.destroy();
+        answered = true;
+        socket.write(
+          'HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\nok',
+        );
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      const fetcher = createOutboundFetch({ policy: null });
+      expect(await (await fetcher(url, { method: 'POST', body: '{}' })).text()).toBe('ok');
+      expect(await (await fetcher(url, { method: 'POST', body: '{}' })).text()).toBe('ok');
+      expect(sockets).toHaveLength(2);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 
   it('passes an event stream on as it arrives, and a reader that stops closes the connection', async () => {
     const sender = await startSender(['data: one\n\n', 'data: two\n\n', 'data: three\n\n'], 'text/event-stream');
