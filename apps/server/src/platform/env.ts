@@ -2,6 +2,7 @@ import path from 'node:path';
 import { privacyEmbedUrl } from '@switchboard/core';
 import { z } from 'zod';
 import { outboundPolicy } from './outbound/policy';
+import { QUEUE_NAMES } from './jobs/queues';
 
 const list = z
   .string()
@@ -150,8 +151,39 @@ export const ZEnv = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((value) => value === 'true'),
-  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * Workers per job queue in this process, `queue=n` comma-separated (`messages=8,campaigns=2`);
+   * queues not named keep their defaults (platform/jobs/queues.ts). A bare number sets the
+   * messages queue's.
+   */
+  JOB_CONCURRENCY: z
+    .string()
+    .default('')
+    .transform((value, context): Partial<Record<string, number>> => {
+      const trimmed = value.trim();
+      if (!trimmed) return {};
+      if (/^\d+$/.test(trimmed)) return { messages: Math.min(64, Math.max(1, Number(trimmed))) };
+      const counts: Record<string, number> = {};
+      for (const pair of trimmed.split(',').map((item) => item.trim())) {
+        const match = /^([a-z]+)=(\d{1,2})$/.exec(pair);
+        const count = Number(match?.[2]);
+        if (!match?.[1] || !(QUEUE_NAMES as string[]).includes(match[1]) || count < 1 || count > 64) {
+          context.addIssue({
+            code: 'custom',
+            message: `"${pair}" is not queue=count (1 to 64) for a queue of ${QUEUE_NAMES.join(', ')}`,
+          });
+          return z.NEVER;
+        }
+        counts[match[1]] = count;
+      }
+      return counts;
+    }),
   JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /**
+   * On SIGTERM, the most time the process takes to stop: readiness fails at once, requests are
+   * drained, streams closed, jobs handed back at a step, metering flushed; then it exits.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(120_000).default(10_000),
   /** Hours a finished job stays in the jobs table before it is deleted. */
   JOB_RETENTION_HOURS: z.coerce
     .number()
