@@ -322,6 +322,14 @@ export type Env = z.infer<typeof ZEnv>;
 
 /** Settings that only make sense together. */
 const ZCheckedEnv = ZEnv.superRefine((env, context) => {
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.ENCRYPTION_KEY) {
+    context.addIssue({
+      code: 'custom',
+      path: ['ENCRYPTION_KEY'],
+      message:
+        'ENCRYPTION_KEY is required in production on PostgreSQL: every process must read the provider keys the others saved (generate one with: openssl rand -hex 32)',
+    });
+  }
   if (env.NODE_ENV === 'production' && env.TRUST_PROXY === true) {
     context.addIssue({
       code: 'custom',

@@ -234,6 +234,16 @@ describe('production start', () => {
     expect(() => loadEnv({ PUBLIC_URL: 'https://switchboard.example.com/app?x=1' })).toThrow(/PUBLIC_URL/);
   });
 
+  it('refuses PostgreSQL in production without ENCRYPTION_KEY, naming it', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://switchboard.example.com',
+      DATABASE_URL: 'postgres://db/switchboard',
+    };
+    expect(() => loadEnv(production)).toThrow(/ENCRYPTION_KEY is required in production on PostgreSQL/);
+    expect(loadEnv({ ...production, ENCRYPTION_KEY: 'a'.repeat(64) }).ENCRYPTION_KEY).toBe('a'.repeat(64));
+  });
+
   it('stops the server process with a one-line message naming PUBLIC_URL, not a stack trace', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
       cwd: repoRoot,
