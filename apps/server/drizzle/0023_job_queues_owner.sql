@@ -7,7 +7,7 @@ CREATE TABLE "recurring_tasks" (
 ALTER TABLE "jobs" ADD COLUMN "queue" text DEFAULT 'maintenance' NOT NULL;--> statement-breakpoint
 ALTER TABLE "jobs" ADD COLUMN "priority" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "jobs" ADD COLUMN "owner" text;--> statement-breakpoint
-CREATE INDEX "jobs_queued_queue_idx" ON "jobs" USING btree ("queue","priority" DESC NULLS LAST,"run_at") WHERE "jobs"."status" = 'queued';CREATE INDEX "jobs_queued_queue_idx" ON "jobs" USING btree ("queue","priority" DESC NULLS LAST,"run_at") WHERE "jobs"."status" = 'queued';--> statement-breakpoint
+CREATE INDEX "jobs_queued_queue_idx" ON "jobs" USING btree ("queue","priority" DESC NULLS LAST,"run_at") WHERE "jobs"."status" = 'queued';--> statement-breakpoint
 UPDATE "jobs" SET "queue" = CASE "type"
   WHEN 'channel:inbound' THEN 'messages'
   WHEN 'channel:send' THEN 'messages'
