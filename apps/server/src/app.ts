@@ -42,6 +42,7 @@ import { tenancyRoutes } from './features/tenancy/routes';
 import { themeRoutes } from './features/theme/routes';
 import { webhookRoutes } from './features/webhooks/routes';
 import { widgetRoutes } from './features/widget/routes';
+import { registerProductJobs } from './jobs';
 import { swaggerOptions } from './platform/api-docs';
 import { installBrowserProtections } from './platform/browser-protections';
 import type { Deps } from './platform/deps';
@@ -82,6 +83,7 @@ const trustProxyOption = (value: boolean | number | string[]) => {
 
 /** Builds the HTTP app around already-opened dependencies; `listen` is the caller's job. */
 export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
+  registerProductJobs();
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: deps.env.BODY_LIMIT_BYTES,

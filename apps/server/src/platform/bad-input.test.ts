@@ -61,7 +61,10 @@ describe('bad input', () => {
       fc.asyncProperty(
         fc.record(
           {
-            accountId: fc.oneof(fc.anything(), fc.string().map((text) => `${text}\u0000`)),
+            accountId: fc.oneof(
+              fc.anything(),
+              fc.string().map((text) => `${text}\u0000`),
+            ),
             name: fc.oneof(
               fc.integer(),
               fc.constant(''),

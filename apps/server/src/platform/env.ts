@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { privacyEmbedUrl } from '@switchboard/core';
 import { z } from 'zod';
-import { outboundPolicy } from './outbound/policy';
 import { QUEUE_NAMES } from './jobs/queues';
+import { outboundPolicy } from './outbound/policy';
 
 const list = z
   .string()

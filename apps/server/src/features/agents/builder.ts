@@ -1,7 +1,8 @@
-import { type TAgentDraft, type TProviderId, ZAgentDraft } from '@switchboard/core';
+import { type TAgentDraft, type TProviderId, ZAgentDraft, ZProviderId } from '@switchboard/core';
+import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { registerJobHandler } from '../../platform/jobs';
+import { defineJob } from '../../platform/jobs';
 import { assertWithinLimit } from '../billing/limits';
 import { listModelChoices, type RunModelResult, runModel } from '../llm/gateway';
 import { offlineDraft } from '../llm/offline-draft';
@@ -107,9 +108,19 @@ const usable = (draft: TAgentDraft, idea: string) => {
   return new Set(draft.suggestedResponses.map((text) => text.trim().toLowerCase())).size === 3;
 };
 
-export const registerAgentBuilder = () =>
-  registerJobHandler(AGENT_BUILD_JOB, async (deps, job) => {
-    const payload = job.payload as AgentBuildPayload;
+const ZAgentBuildPayload = z.object({
+  idea: z.string(),
+  provider: ZProviderId.optional(),
+  model: z.string().optional(),
+}) satisfies z.ZodType<AgentBuildPayload>;
+
+/** Builds an agent from a one-line idea while the person watches the builder. */
+export const agentBuildJob = defineJob({
+  type: AGENT_BUILD_JOB,
+  queue: 'interactive',
+  schema: ZAgentBuildPayload,
+  handler: async (deps, job) => {
+    const payload = job.payload;
     if (!job.accountId || !job.subaccountId) throw new Error('The builder job has no sub-account');
     const agentId = agentIdForJob(job.id);
     const existing = await repo.findAgent(deps.db, agentId);
@@ -143,4 +154,5 @@ export const registerAgentBuilder = () =>
         draftSource: source,
       },
     };
-  });
+  },
+});

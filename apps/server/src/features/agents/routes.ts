@@ -24,7 +24,7 @@ import {
 import { enqueueJob, getJob } from '../../platform/jobs';
 import { listModelChoices } from '../llm/gateway';
 import { setAgentCounter } from '../tenancy/repo';
-import { AGENT_BUILD_JOB, assertCanAddAgent, pickModel, registerAgentBuilder } from './builder';
+import { AGENT_BUILD_JOB, assertCanAddAgent, pickModel } from './builder';
 import { findAgentCached } from './cache';
 import * as repo from './repo';
 import * as service from './service';
@@ -55,7 +55,6 @@ const fromJobParam = (): SubaccountResolver => async (request, deps) => {
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   setAgentCounter(repo.countAgents);
-  registerAgentBuilder();
 
   app.get(
     '/api/agents',

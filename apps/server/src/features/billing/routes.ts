@@ -20,7 +20,6 @@ import { listAllowances, setAllowance } from './allowances';
 import { usageBreakdown } from './breakdown';
 import { paymentsMode, servedCatalog } from './catalog';
 import * as checkout from './checkout';
-import { registerLifetimeJob } from './lifetime';
 import * as changes from './plan-changes';
 import { billingSettingsRoutes } from './settings-routes';
 import { selectActiveSubaccount, subaccountSelection } from './subaccount-selection';
@@ -39,7 +38,6 @@ const parse = <T>(schema: z.ZodType<T>, body: unknown): T => schema.parse(body ?
 
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
-  registerLifetimeJob();
 
   app.get('/api/openrouter/plans', { config: publicAccess(), schema: { tags } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');

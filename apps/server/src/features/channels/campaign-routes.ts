@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
 import * as service from './campaigns';
 import { findChannel } from './connections';
-import { registerCampaignJobs } from './dispatch';
 
 const tags = ['campaigns'];
 const ZParams = z.object({ connectionId: z.string().max(64) });
@@ -18,7 +17,6 @@ const fromConnection: SubaccountResolver = async (request, deps) => {
 /** SMS and WhatsApp campaigns of a connection: edit, start, pause, resume, cancel, figures, export. */
 export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
-  registerCampaignJobs();
   const base = '/api/channels/:connectionId/campaigns';
 
   app.get(

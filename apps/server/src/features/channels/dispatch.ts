@@ -1,9 +1,10 @@
 import { nextSendTime, type TCampaignAudience, type TMessagingChannel } from '@switchboard/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { rowsOf } from '../../db/client';
 import { incrementCounters } from '../../platform/counters';
 import type { Deps } from '../../platform/deps';
-import { backoffDelayMs, enqueueJob, registerJobHandler } from '../../platform/jobs';
+import { backoffDelayMs, defineJob, enqueueJob } from '../../platform/jobs';
 import { jobs } from '../../platform/jobs.schema';
 import { emitWebhookEvent } from '../webhooks/deliveries';
 import { renderFor } from './campaign-render';
@@ -499,7 +500,11 @@ export const dispatchCampaign = async (
   return { waiting: left.n, sent };
 };
 
-export const registerCampaignJobs = () =>
-  registerJobHandler(CAMPAIGN_DISPATCH_JOB, async (deps, job) =>
-    dispatchCampaign(deps, (job.payload as { campaignId: string }).campaignId, { runId: `${job.id}#${job.attempt}` }),
-  );
+/** Sends a campaign's due recipients in rounds, each queueing the next. */
+export const campaignDispatchJob = defineJob({
+  type: CAMPAIGN_DISPATCH_JOB,
+  queue: 'campaigns',
+  schema: z.object({ campaignId: z.string() }),
+  maxAttempts: 10,
+  handler: (deps, job) => dispatchCampaign(deps, job.payload.campaignId, { runId: `${job.id}#${job.attempt}` }),
+});

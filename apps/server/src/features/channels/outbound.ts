@@ -1,10 +1,11 @@
 import { reachesOutside, type TChannelType, type TOrigin } from '@switchboard/core';
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { enqueueJob, RetryableJobError, registerJobHandler } from '../../platform/jobs';
+import { defineJob, enqueueJob, RetryableJobError } from '../../platform/jobs';
 import { type Channel, findChannel, markChannelError, transportOf, webhookUrlOf } from './connections';
 import { refuseSandboxOff } from './sandbox-mode';
 import { channelMessages } from './schema';
@@ -191,9 +192,18 @@ export const sendStored = async (deps: Deps, channel: Channel, row: MessageRow, 
   }
 };
 
-export const registerChannelSendJob = () =>
-  registerJobHandler(CHANNEL_SEND_JOB, async (deps, job) => {
-    const payload = job.payload as { connectionId: string; messageIds: string[]; keywordReply?: boolean };
+/** Sends stored outbound messages (an agent's or a person's reply, in parts) in order. */
+export const channelSendJob = defineJob({
+  type: CHANNEL_SEND_JOB,
+  queue: 'messages',
+  priority: 5,
+  schema: z.object({
+    connectionId: z.string(),
+    messageIds: z.array(z.string()),
+    keywordReply: z.boolean().optional(),
+  }),
+  handler: async (deps, job) => {
+    const payload = job.payload;
     const channel = await findChannel(deps.db, payload.connectionId);
     if (!channel) return { skipped: 'connection deleted' };
     const rows = await deps.db.select().from(channelMessages).where(inArray(channelMessages.id, payload.messageIds));
@@ -217,7 +227,8 @@ export const registerChannelSendJob = () =>
       }
     }
     return { sent: payload.messageIds.length };
-  });
+  },
+});
 
 /**
  * A person's answer from the inbox, for an SMS, WhatsApp or Instagram thread: refused before

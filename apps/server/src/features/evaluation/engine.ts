@@ -7,10 +7,11 @@ import {
   type TRunProgress,
   ZAi1Config,
 } from '@switchboard/core';
+import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { registerJobHandler } from '../../platform/jobs';
+import { defineJob } from '../../platform/jobs';
 import { emitWebhookEvent } from '../webhooks/deliveries';
 import { agentBrief, formatAgentBrief } from './agent-brief';
 import { type ConversationProgress, type RunContext, runConversation, type WorkItem } from './conversation';
@@ -284,10 +285,10 @@ const announceRun = (deps: Deps, run: repo.RunRow, progress: TRunProgress) =>
     'live',
   );
 
-export const registerEvaluationJobs = () => {
-  registerJobHandler(EVALUATION_JOB, async (deps, job) => {
-    const runId = (job.payload as { runId?: string } | null)?.runId;
-    if (!runId) throw new Error('The evaluation job has no run id');
-    return runEvaluation(deps, runId);
-  });
-};
+/** Runs an evaluation's conversations and checks. */
+export const evaluationJob = defineJob({
+  type: EVALUATION_JOB,
+  queue: 'evaluation',
+  schema: z.object({ runId: z.string() }),
+  handler: (deps, job) => runEvaluation(deps, job.payload.runId),
+});

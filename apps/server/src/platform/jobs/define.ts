@@ -15,20 +15,19 @@ export interface JobDefinition<Payload> {
   maxAttempts?: number;
 }
 
-export interface DefinedJob<Payload> extends JobKind<Payload> {
+export interface DefinedJob<Payload> extends JobKind {
   /** Queues one job of this kind (in `tx` when given: written only if the transaction commits). */
   enqueue(deps: Deps, payload: Payload, options?: Omit<EnqueueOptions, 'type' | 'payload'>, tx?: Tx): Promise<string>;
 }
 
-/** Defines a kind of job: its queue, its payload's schema and its handler. */
+/** Defines a kind of job: its queue, its payload's schema and its handler, which gets the payload parsed. */
 export const defineJob = <Payload>(definition: JobDefinition<Payload>): DefinedJob<Payload> => {
-  const kind: JobKind<Payload> = {
+  const kind: JobKind = {
     type: definition.type,
     queue: definition.queue,
     priority: definition.priority ?? 0,
     maxAttempts: definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-    schema: definition.schema,
-    handler: definition.handler,
+    run: (deps, job) => definition.handler(deps, { ...job, payload: definition.schema.parse(job.payload) }),
   };
   return {
     ...kind,

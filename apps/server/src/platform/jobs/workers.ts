@@ -52,10 +52,9 @@ const runClaimed = async (deps: Deps, claim: ClaimedJob, abort: AbortController)
   };
   try {
     if (!kind) throw new Error(`No handler for job type ${claim.type}`);
-    const payload = kind.schema ? kind.schema.parse(claim.payload) : claim.payload;
-    const result = await kind.handler(deps, {
+    const result = await kind.run(deps, {
       id: claim.id,
-      payload,
+      payload: claim.payload,
       accountId: claim.account_id,
       subaccountId: claim.subaccount_id,
       attempt: claim.attempts,
