@@ -50,6 +50,7 @@ import { installErrorHandler, sendError } from './platform/error-handler';
 import { installGuard, sessionCallerResolver } from './platform/guard';
 import { installHostCheck } from './platform/http';
 import { newSupportId } from './platform/ids';
+import { installLifecycle, type Lifecycle } from './platform/lifecycle';
 import { installNulRefusal } from './platform/nul-input';
 import { installRequestLimits } from './platform/request-limits';
 import { installRequestLog } from './platform/request-log';
@@ -82,7 +83,7 @@ const trustProxyOption = (value: boolean | number | string[]) => {
 };
 
 /** Builds the HTTP app around already-opened dependencies; `listen` is the caller's job. */
-export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
+export const buildApp = async (deps: Deps, lifecycle?: Lifecycle): Promise<BuiltApp> => {
   registerProductJobs();
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
@@ -98,6 +99,8 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   app.decorate('callerResolvers', [sessionCallerResolver]);
 
   installErrorHandler(app);
+  // First: every request is counted from its first hook, so a stop waits for it.
+  installLifecycle(app, lifecycle);
   installRequestLog(app);
   installHostCheck(app);
   await app.register(fastifyCookie);

@@ -184,6 +184,12 @@ export const ZEnv = z.object({
    * drained, streams closed, jobs handed back at a step, metering flushed; then it exits.
    */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(120_000).default(10_000),
+  /**
+   * On SIGTERM, how long requests are still served after readiness fails, so the load balancer's
+   * next health check takes the process out before its listener closes (part of the timeout).
+   * 3 s in production, 0 elsewhere (nothing polls a development server's readiness).
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   /** Hours a finished job stays in the jobs table before it is deleted. */
   JOB_RETENTION_HOURS: z.coerce
     .number()
@@ -318,7 +324,8 @@ export const ZEnv = z.object({
     }),
 });
 
-export type Env = z.infer<typeof ZEnv>;
+/** The settings once read; SHUTDOWN_DRAIN_MS is resolved from NODE_ENV when not given. */
+export type Env = Omit<z.infer<typeof ZEnv>, 'SHUTDOWN_DRAIN_MS'> & { SHUTDOWN_DRAIN_MS: number };
 
 /** Settings that only make sense together. */
 const ZCheckedEnv = ZEnv.superRefine((env, context) => {
@@ -356,7 +363,11 @@ export const loadEnv = (source: NodeJS.ProcessEnv = process.env): Env => {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR) };
+  return {
+    ...parsed.data,
+    DATA_DIR: path.resolve(parsed.data.DATA_DIR),
+    SHUTDOWN_DRAIN_MS: parsed.data.SHUTDOWN_DRAIN_MS ?? (parsed.data.NODE_ENV === 'production' ? 3_000 : 0),
+  };
 };
 
 export const metaOauthEnabled = (env: Env): boolean => Boolean(env.META_APP_ID && env.META_APP_SECRET);
