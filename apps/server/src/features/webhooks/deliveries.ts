@@ -27,7 +27,7 @@ import { webhookDeliveries, webhookEndpoints } from './schema';
 import { webhookHeaders } from './signing';
 
 const DELIVER_JOB = 'webhooks.deliver';
-/** Attempts of one delivery: about an hour of retries with the job runner's backoff (1 s … 15 min). */
+/** Attempts of one delivery: eleven waits of the job runner's backoff (1 s doubling to 15 min, with jitter). */
 const MAX_ATTEMPTS = 12;
 const TIMEOUT_MS = 10_000;
 /** The part of a receiver's answer kept in the delivery log. */
