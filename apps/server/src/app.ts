@@ -56,6 +56,7 @@ import { installRequestLimits } from './platform/request-limits';
 import { installRequestLog } from './platform/request-log';
 import { createSerializerCompiler } from './platform/serializer';
 import { installStreamSlots } from './platform/stream-slots';
+import { registerProductReactions } from './reactions';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -85,6 +86,7 @@ const trustProxyOption = (value: boolean | number | string[]) => {
 /** Builds the HTTP app around already-opened dependencies; `listen` is the caller's job. */
 export const buildApp = async (deps: Deps, lifecycle?: Lifecycle): Promise<BuiltApp> => {
   registerProductJobs();
+  registerProductReactions();
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: deps.env.BODY_LIMIT_BYTES,

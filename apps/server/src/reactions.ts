@@ -1,0 +1,11 @@
+import { announceStoredMessage } from './features/webhooks/conversation-events';
+import { type AnyReaction, registerReactions } from './platform/domain-events';
+
+/**
+ * How features react to one another's changes (platform/domain-events.ts): every reaction, each
+ * defined beside its feature's code with `defineReaction`, in the order an event runs them. A
+ * process registers them all here, once, when the app is built.
+ */
+export const REACTIONS: readonly AnyReaction[] = [announceStoredMessage];
+
+export const registerProductReactions = () => registerReactions(REACTIONS);
