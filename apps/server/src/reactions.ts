@@ -1,3 +1,5 @@
+import { commissionOnPaidInvoice } from './features/affiliate/service';
+import { announceLowCredits } from './features/webhooks/account-events';
 import { announceStoredMessage } from './features/webhooks/conversation-events';
 import { type AnyReaction, registerReactions } from './platform/domain-events';
 
@@ -6,6 +8,13 @@ import { type AnyReaction, registerReactions } from './platform/domain-events';
  * defined beside its feature's code with `defineReaction`, in the order an event runs them. A
  * process registers them all here, once, when the app is built.
  */
-export const REACTIONS: readonly AnyReaction[] = [announceStoredMessage];
+export const REACTIONS: readonly AnyReaction[] = [
+  // message.stored
+  announceStoredMessage,
+  // invoice.paid
+  commissionOnPaidInvoice,
+  // credits.low
+  announceLowCredits,
+];
 
 export const registerProductReactions = () => registerReactions(REACTIONS);

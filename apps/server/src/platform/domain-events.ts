@@ -33,6 +33,18 @@ export const DOMAIN_EVENTS = {
       .object({ agentId: z.string(), channel: z.string(), contactIdentifier: z.string().nullish() })
       .optional(),
   }),
+  /** A paid invoice was recorded, inside the transaction that grants its credits (an account's, no origin). */
+  'invoice.paid': z.object({ accountId: z.string(), invoiceId: z.string(), amountPaid: z.number() }),
+  /**
+   * The account's balance fell to a low-balance threshold it set, claimed once per threshold and
+   * period. It is the account's real balance whatever spent it, so it has no origin.
+   */
+  'credits.low': z.object({
+    accountId: z.string(),
+    remaining: z.number(),
+    total: z.number(),
+    thresholdPercent: z.number(),
+  }),
 } as const;
 
 export type DomainEvent = keyof typeof DOMAIN_EVENTS;

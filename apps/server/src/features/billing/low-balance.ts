@@ -7,10 +7,10 @@
 import { alertToSend, findCreditPack, formatCreditCount, formatPrice } from '@switchboard/core';
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
+import { publish } from '../../platform/domain-events';
 import { createMailer, type Mailer, type OutgoingMail } from '../auth/mailer';
 import { users } from '../auth/schema';
-import { accounts, subaccounts } from '../tenancy/schema';
-import { emitWebhookEvent } from '../webhooks/deliveries';
+import { accounts } from '../tenancy/schema';
 import { type BillingRow, currentPlan, providerFor } from './account';
 import { monthsIn } from './catalog';
 import { addGrant, lockAccount, sumEntries } from './ledger-repo';
@@ -93,21 +93,13 @@ const alertIfLow = async (deps: Deps, row: BillingRow, balance: number) => {
     )
     .returning({ accountId: billingAccounts.accountId });
   if (!claimed[0]) return;
-  // Every sub-account's webhooks that chose credits.low hear it too (n8n, Zapier …).
-  const ofAccount = await deps.db
-    .select({ id: subaccounts.id })
-    .from(subaccounts)
-    .where(eq(subaccounts.accountId, row.accountId));
-  for (const sub of ofAccount) {
-    // The account's balance is real whatever spent it (an evaluation's model calls included).
-    await emitWebhookEvent(
-      deps,
-      sub.id,
-      'credits.low',
-      { remaining: balance, total: periodCredits, thresholdPercent: percent },
-      'live',
-    );
-  }
+  // Webhooks react to it (every sub-account's endpoints that chose credits.low), then the owner is mailed.
+  await publish(deps, 'credits.low', {
+    accountId: row.accountId,
+    remaining: balance,
+    total: periodCredits,
+    thresholdPercent: percent,
+  });
   const owner = await ownerOf(deps, row.accountId);
   if (!owner) return;
   await mailerFor(deps).send(
