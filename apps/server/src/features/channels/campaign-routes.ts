@@ -14,7 +14,7 @@ const fromConnection: SubaccountResolver = async (request, deps) => {
   return (await findChannel(deps.db, id))?.connection.subaccountId ?? null;
 };
 
-/** SMS and WhatsApp campaigns of a connection: edit, start, pause, resume, cancel, figures, export. */
+/** SMS and WhatsApp campaigns of a connection: edit, start, pause, resume, cancel, retry unsent, figures, export. */
 export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   const base = '/api/channels/:connectionId/campaigns';
@@ -75,6 +75,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
     pause: service.pauseCampaign,
     resume: service.resumeCampaign,
     cancel: service.cancelCampaign,
+    'retry-unsent': service.retryUnsent,
   } as const;
   for (const [action, run] of Object.entries(actions)) {
     app.post(

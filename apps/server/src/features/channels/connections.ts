@@ -16,6 +16,7 @@ import { TtlCache } from '../../platform/ttl-cache';
 import { assertWithinLimit } from '../billing/limits';
 import { findAgentInSubaccount } from '../connections/repo';
 import { connections } from '../connections/schema';
+import { resumeHeld } from './campaign-rounds';
 import { claimingAccount, instagramColumns, instagramView, metaTransportOf, verifiedInstagram } from './instagram';
 import { messagingSandboxOn, requireCredentials, SandboxOffTransport, shownState } from './sandbox-mode';
 import { SANDBOX_SENDER, SandboxTransport } from './sandbox-transport';
@@ -104,12 +105,12 @@ export const getChannel = async (deps: Deps, subaccountId: string, connectionId:
   toView(deps, await ownedChannel(deps.db, subaccountId, connectionId));
 
 const transports = new TtlCache<ChannelTransport>(60_000, 2000);
-const sandbox = new SandboxTransport();
 const sandboxOff = new SandboxOffTransport();
 
 /** The transport a channel sends with (cached per saved version of its settings). */
 export const transportOf = (deps: Deps, account: AccountRow): ChannelTransport => {
-  if (account.transport === 'sandbox') return messagingSandboxOn(deps.env) ? sandbox : sandboxOff;
+  if (account.transport === 'sandbox')
+    return messagingSandboxOn(deps.env) ? new SandboxTransport(deps.db, account.connectionId) : sandboxOff;
   const key = `${account.connectionId}:${account.updatedAt.getTime()}`;
   const hit = transports.get(key);
   if (hit) return hit;
@@ -261,5 +262,7 @@ export const updateChannel = async (
         .where(eq(channelAccounts.connectionId, connectionId));
     }),
   );
+  // Credentials checked and saved: campaigns held because the provider refused the old ones go on.
+  if (input.twilio) await resumeHeld(deps, 'auth_failed', connectionId);
   return getChannel(deps, subaccountId, connectionId);
 };

@@ -213,9 +213,7 @@ export const campaigns = pgTable(
   (table) => [
     index('campaigns_connection_idx').on(table.connectionId, table.createdAt),
     // The campaign watch reads the campaigns under way.
-    index('campaigns_active_idx')
-      .on(table.status)
-      .where(sql`${table.status} IN ('sending', 'paused')`),
+    index('campaigns_active_idx').on(table.status).where(sql`${table.status} IN ('sending', 'paused')`),
   ],
 );
 
