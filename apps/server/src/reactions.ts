@@ -1,4 +1,6 @@
 import { commissionOnPaidInvoice } from './features/affiliate/service';
+import { dropEmbeddersOnKeyChange } from './features/knowledge/embeddings';
+import { dropKeysOnChange } from './features/llm/models';
 import { announceLowCredits } from './features/webhooks/account-events';
 import { announceStoredMessage } from './features/webhooks/conversation-events';
 import { type AnyReaction, registerReactions } from './platform/domain-events';
@@ -15,6 +17,9 @@ export const REACTIONS: readonly AnyReaction[] = [
   commissionOnPaidInvoice,
   // credits.low
   announceLowCredits,
+  // provider_key.changed
+  dropKeysOnChange,
+  dropEmbeddersOnKeyChange,
 ];
 
 export const registerProductReactions = () => registerReactions(REACTIONS);

@@ -45,6 +45,8 @@ export const DOMAIN_EVENTS = {
     total: z.number(),
     thresholdPercent: z.number(),
   }),
+  /** An account's AI provider key was saved or removed (this process's clients of it are dropped). */
+  'provider_key.changed': z.object({ accountId: z.string() }),
 } as const;
 
 export type DomainEvent = keyof typeof DOMAIN_EVENTS;

@@ -13,6 +13,7 @@ import { providerKeys } from '../providers/schema';
 import { seedAgency } from '../tenancy/seed';
 import { flushMetering } from './credits';
 import { runModel } from './gateway';
+import { providerCredentials } from './models';
 
 describe('LLM gateway against a local OpenAI-compatible stub', () => {
   let stub: OpenAiStub;
@@ -98,6 +99,20 @@ describe('LLM gateway against a local OpenAI-compatible stub', () => {
       'stub-large',
       'stub-small',
     ]);
+  });
+
+  it('uses a replaced key at once and knows a removed one is gone, without waiting for its cache', async () => {
+    const save = (apiKey: string) =>
+      t.app.inject({ method: 'PUT', url: providersUrl('openrouter'), headers: { cookie }, payload: { apiKey } });
+    const key = async () => (await providerCredentials(t.deps, accountId, 'openrouter'))?.apiKey ?? null;
+    expect(await key()).toBeNull();
+    expect((await save('sk-test-good-or-1')).statusCode).toBe(200);
+    expect(await key()).toBe('sk-test-good-or-1');
+    expect((await save('sk-test-good-or-2')).statusCode).toBe(200);
+    expect(await key()).toBe('sk-test-good-or-2');
+    const removed = await t.app.inject({ method: 'DELETE', url: providersUrl('openrouter'), headers: { cookie } });
+    expect(removed.statusCode).toBeLessThan(300);
+    expect(await key()).toBeNull();
   });
 
   it('answers a plain reply and meters it', async () => {
