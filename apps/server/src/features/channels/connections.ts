@@ -137,12 +137,24 @@ export const transportOf = (deps: Deps, account: AccountRow): ChannelTransport =
 /**
  * The provider refused the stored credentials (an expired page token, a revoked auth token): the
  * connection shows the error state with the code and its action until new credentials are saved.
+ * With `settingsOf` (the account's `updatedAt` the refused send used), settings saved since then
+ * are not marked: new credentials may have arrived while the refused send was on its way.
  */
-export const markChannelError = async (deps: Deps, connectionId: string, error: { code: string; message: string }) => {
+export const markChannelError = async (
+  deps: Deps,
+  connectionId: string,
+  error: { code: string; message: string },
+  settingsOf?: Date,
+) => {
   await deps.db
     .update(channelAccounts)
     .set({ status: 'error', statusCode: error.code, statusMessage: error.message.slice(0, 500) })
-    .where(eq(channelAccounts.connectionId, connectionId));
+    .where(
+      and(
+        eq(channelAccounts.connectionId, connectionId),
+        settingsOf ? eq(channelAccounts.updatedAt, settingsOf) : undefined,
+      ),
+    );
 };
 
 /** The secret that signs this connection's webhooks (Twilio auth token, Meta app secret), or null (sandbox, or an API key without it). */

@@ -103,7 +103,12 @@ const beginRun = async (deps: Deps, campaignId: string) => {
 
 /** The provider refused the credentials: the channel shows TWILIO_AUTH_FAILED and the campaign waits for new ones. */
 const holdForAuth = async (deps: Deps, run: DispatchRun, error: TransportError, sent: number) => {
-  await markChannelError(deps, run.channel.connection.id, { code: 'TWILIO_AUTH_FAILED', message: error.message });
+  await markChannelError(
+    deps,
+    run.channel.connection.id,
+    { code: 'TWILIO_AUTH_FAILED', message: error.message },
+    run.channel.account.updatedAt,
+  );
   await holdCampaign(deps, run.campaign.id, authFailedHold(error.message));
   return { held: 'auth_failed', sent };
 };
