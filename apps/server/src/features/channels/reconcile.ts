@@ -105,6 +105,10 @@ export const reconcileDoubts = async (deps: Deps, run: DispatchRun): Promise<Rec
     } catch (error) {
       if (error instanceof TransportError && error.authFailed) return { ...result, authFailure: error };
       await markUnconfirmed(deps, open, (error as Error).message);
+      deps.log.warn(
+        { campaignId: run.campaign.id, err: error, unconfirmed: open.length },
+        'sends in doubt could not be reconciled: the provider could not be asked',
+      );
       result.unconfirmed = open.length;
       open.length = 0;
     }
@@ -124,5 +128,6 @@ export const reconcileDoubts = async (deps: Deps, run: DispatchRun): Promise<Rec
   result.found = recorded.length + found.size;
   result.unsent = open.length - found.size;
   await applyOutcomes(deps, outcomes);
+  deps.log.warn({ campaignId: run.campaign.id, ...result }, 'sends in doubt were reconciled with the provider');
   return result;
 };
