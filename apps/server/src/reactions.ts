@@ -1,4 +1,5 @@
 import { commissionOnPaidInvoice } from './features/affiliate/service';
+import { subaccountWithinPlan } from './features/billing/limits';
 import { dropEmbeddersOnKeyChange } from './features/knowledge/embeddings';
 import { dropKeysOnChange } from './features/llm/models';
 import { announceLowCredits } from './features/webhooks/account-events';
@@ -17,6 +18,8 @@ export const REACTIONS: readonly AnyReaction[] = [
   commissionOnPaidInvoice,
   // credits.low
   announceLowCredits,
+  // subaccount.created
+  subaccountWithinPlan,
   // provider_key.changed
   dropKeysOnChange,
   dropEmbeddersOnKeyChange,

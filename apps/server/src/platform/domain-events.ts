@@ -47,6 +47,11 @@ export const DOMAIN_EVENTS = {
   }),
   /** An account's AI provider key was saved or removed (this process's clients of it are dropped). */
   'provider_key.changed': z.object({ accountId: z.string() }),
+  /**
+   * An agency added a sub-account (not the first one, made with a new agency), inside the
+   * transaction that creates it: billing refuses one over the plan's limit there.
+   */
+  'subaccount.created': z.object({ accountId: z.string(), subaccountId: z.string() }),
 } as const;
 
 export type DomainEvent = keyof typeof DOMAIN_EVENTS;

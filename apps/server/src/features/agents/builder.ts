@@ -3,11 +3,10 @@ import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { defineJob } from '../../platform/jobs';
-import { assertWithinLimit } from '../billing/limits';
 import { listModelChoices, type RunModelResult, runModel } from '../llm/gateway';
 import { offlineDraft } from '../llm/offline-draft';
 import * as repo from './repo';
-import { insertAgentWithinLimit } from './service';
+import { assertCanAddAgent, insertAgentWithinLimit } from './service';
 
 /**
  * The agent-builder job: asks the model (structured output) for a name, a system prompt, a first
@@ -59,13 +58,6 @@ export const pickModel = async (deps: Deps, accountId: string, payload: AgentBui
 
 /** Where the draft came from: the chosen model, the offline model, or the offline writer after an unusable answer. */
 export type DraftSource = 'model' | 'offline' | 'offline-fallback';
-
-/**
- * Checked before the model is called, so a build the plan refuses spends nothing; checked again
- * when the agent is inserted (inside the transaction, with the row lock) for concurrent builds.
- */
-export const assertCanAddAgent = (deps: Deps, accountId: string, subaccountId: string) =>
-  assertWithinLimit(deps, accountId, 'agents', { subaccountId });
 
 const draftFromModel = async (
   deps: Deps,
@@ -125,6 +117,8 @@ export const agentBuildJob = defineJob({
     const agentId = agentIdForJob(job.id);
     const existing = await repo.findAgent(deps.db, agentId);
     if (existing) return { status: 'success', data: { agentId, buildId: agentId, name: existing.name } };
+    // Checked before the model is called, so a build the plan refuses spends nothing; checked again
+    // when the agent is inserted (inside the transaction, with the row lock) for concurrent builds.
     await assertCanAddAgent(deps, job.accountId, job.subaccountId);
     const choice = await pickModel(deps, job.accountId, payload);
     const { draft, source } = await draftFromModel(

@@ -67,6 +67,12 @@ export const deleteAgent = async (db: DbOrTx, subaccountId: string, agentId: str
 };
 
 /** Agents per sub-account in one query (registered as the tenancy agent counter). */
+/** The agents of one sub-account (the plan's agents-per-sub-account limit counts them). */
+export const countAgentsIn = async (db: Db | Tx, subaccountId: string): Promise<number> => {
+  const [row] = await db.select({ n: count() }).from(agents).where(eq(agents.subaccountId, subaccountId));
+  return row?.n ?? 0;
+};
+
 export const countAgents = async (db: Db, subaccountIds: string[]): Promise<Map<string, number>> => {
   if (!subaccountIds.length) return new Map();
   const rows = await db

@@ -1,5 +1,8 @@
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/client';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { memberships, subaccounts } from '../tenancy/schema';
 import { seedAgency } from '../tenancy/seed';
 import { debitUsages } from './ledger';
 import { assertDemoTier, assertFeature } from './limits';
@@ -251,6 +254,23 @@ describe('plans, checkout and credits (sandbox provider)', () => {
     );
     expect(results.filter((result) => result.status === 201)).toHaveLength(4);
     expect(results.filter((result) => result.status === 403)).toHaveLength(4);
+    // A refused sub-account is not kept, nor its memberships: the limit rolls its creation back.
+    const kept = await t.deps.db.select().from(subaccounts).where(eq(subaccounts.accountId, agency.accountId));
+    expect(kept).toHaveLength(5);
+    const members = await t.deps.db
+      .select()
+      .from(memberships)
+      .where(
+        inArray(
+          memberships.subaccountId,
+          kept.map((row) => row.id),
+        ),
+      );
+    expect(members).toHaveLength(5);
+    const orphans = await t.deps.db.execute(
+      sql`SELECT count(*)::int AS n FROM memberships WHERE subaccount_id NOT IN (SELECT id FROM subaccounts)`,
+    );
+    expect(rowsOf<{ n: number }>(orphans)[0]?.n).toBe(0);
   });
 
   it('locks, never deletes, sub-accounts beyond the plan after the selection', async () => {

@@ -13,7 +13,7 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { TtlCache } from '../../platform/ttl-cache';
-import { assertWithinLimit } from '../billing/limits';
+import { assertWithinLimit } from '../connections/limits';
 import { findAgentInSubaccount } from '../connections/repo';
 import { connections } from '../connections/schema';
 import { resumeHeld } from './campaign-rounds';
