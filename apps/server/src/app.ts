@@ -10,6 +10,7 @@ import { isWebAppPath } from '@switchboard/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { affiliateRoutes } from './features/affiliate/routes';
+import { agentNamesIn, countAgents } from './features/agents/repo';
 import { agentRoutes } from './features/agents/routes';
 import { apiKeyRoutes } from './features/api-keys/routes';
 import { createMailer, type Mailer } from './features/auth/mailer';
@@ -138,7 +139,8 @@ export const buildApp = async (deps: Deps, lifecycle?: Lifecycle): Promise<Built
   await app.register(authRoutes(mailer));
   await app.register(tenancyRoutes(mailer));
   await app.register(themeRoutes);
-  await app.register(billingRoutes);
+  // Billing shows agents' names and counts, read by the agents feature above it.
+  await app.register(billingRoutes({ namesIn: agentNamesIn, countsIn: countAgents }));
   await app.register(agentRoutes);
   await app.register(conversationRoutes);
   await app.register(providerRoutes);

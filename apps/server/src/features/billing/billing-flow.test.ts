@@ -2,6 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { seedAgent } from '../agents/seed';
 import { memberships, subaccounts } from '../tenancy/schema';
 import { seedAgency } from '../tenancy/seed';
 import { debitUsages } from './ledger';
@@ -275,8 +276,15 @@ describe('plans, checkout and credits (sandbox provider)', () => {
 
   it('locks, never deletes, sub-accounts beyond the plan after the selection', async () => {
     const { call, agency } = await newOwner(['One', 'Two', 'Three']);
+    const [first, second] = agency.subaccountIds as [string, string];
+    for (const subaccountId of [second, second])
+      await seedAgent(t.deps.db, { accountId: agency.accountId, subaccountId });
     const selection = await call('GET', '/api/billing/subaccount-selection');
     expect(selection.body).toMatchObject({ needsSelection: true, limit: 1 });
+    const agentCounts = Object.fromEntries(
+      selection.body.subaccounts.map((s: { id: string; agentCount: number }) => [s.id, s.agentCount]),
+    );
+    expect([agentCounts[first], agentCounts[second]]).toEqual([0, 2]);
     const chosen = agency.subaccountIds[1] as string;
     const after = await call('POST', '/api/billing/subaccount-selection', { subaccountId: chosen });
     expect(after.body.needsSelection).toBe(false);
