@@ -128,6 +128,7 @@ export const reconcileDoubts = async (deps: Deps, run: DispatchRun): Promise<Rec
   result.found = recorded.length + found.size;
   result.unsent = open.length - found.size;
   await applyOutcomes(deps, outcomes);
-  deps.log.warn({ campaignId: run.campaign.id, ...result }, 'sends in doubt were reconciled with the provider');
+  if (outcomes.length)
+    deps.log.warn({ campaignId: run.campaign.id, ...result }, 'sends in doubt were reconciled with the provider');
   return result;
 };

@@ -41,6 +41,9 @@ const FIGURES = [
 
 type Action = 'start' | 'pause' | 'resume' | 'cancel' | 'retry-unsent';
 
+/** A campaign held for its channel's pause or refused credentials goes on by itself once they are fixed. */
+const resumable = (hold: TCampaign['hold']) => !hold || hold.reason === 'dispatch_failed';
+
 /** Why the campaign paused itself, and the one thing that lets it go on. */
 const HoldNotice = ({ hold }: { hold: TCampaignHold }) => {
   const [params] = useSearchParams();
@@ -219,7 +222,9 @@ export const CampaignReport = ({
             Pause
           </Button>
         ) : null}
-        {canEdit && campaign.status === 'paused' ? <Button onClick={() => act.mutate('resume')}>Resume</Button> : null}
+        {canEdit && campaign.status === 'paused' && resumable(campaign.hold) ? (
+          <Button onClick={() => act.mutate('resume')}>Resume</Button>
+        ) : null}
         {canEdit && !['completed', 'cancelled', 'draft'].includes(campaign.status) ? (
           <Button variant="danger" onClick={() => act.mutate('cancel')}>
             Cancel campaign
