@@ -2,13 +2,13 @@ import { buildApp } from './app';
 import { startEmbeddedUpkeep } from './db/embedded-upkeep';
 import { ensureDemoAgents } from './features/agents/seed';
 import { flushMetering } from './features/llm/credits';
-import { DEMO_AGENCY, seedDemoAgencyOnce } from './features/tenancy/seed';
 import { loadEnv } from './platform/env';
 import { setHeapGrowth, startIdleCollector } from './platform/idle-gc';
 import { startJobWorkers } from './platform/jobs';
 import { closeDeps, createDeps } from './platform/runtime';
 import { shutdownGracefully } from './platform/shutdown';
 import { startupErrorMessage } from './platform/startup-errors';
+import { DEMO_AGENCY, seedDemoAgencyOnce } from './seed';
 
 const env = (() => {
   try {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedAgency } from '../features/tenancy/seed';
+import { seedAgency } from '../seed';
 import { startTestApp, type TestApp } from '../testing/harness';
 
 let t: TestApp;

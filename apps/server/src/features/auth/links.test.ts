@@ -6,8 +6,8 @@ import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../platform/env';
 import { originOf, parseAuthority } from '../../platform/http';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 

@@ -1,10 +1,10 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
 import { memberships, subaccounts } from '../tenancy/schema';
-import { seedAgency } from '../tenancy/seed';
 import { debitUsages } from './ledger';
 import { assertDemoTier, assertFeature } from './limits';
 

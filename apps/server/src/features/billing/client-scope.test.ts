@@ -7,8 +7,8 @@
  */
 import { USAGE_GROUPS } from '@switchboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { seedAgency } from '../tenancy/seed';
 import { debitUsages } from './ledger';
 
 let t: TestApp;

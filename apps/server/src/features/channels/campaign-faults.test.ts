@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { newId } from '../../platform/ids';
 import { ContinueLater } from '../../platform/jobs';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { openTestDeps } from '../../testing/harness';
 import { startTwilioStub, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type TwilioStub } from '../../testing/twilio-stub';
 import { seedAgent } from '../agents/seed';
 import { createSession, SESSION_COOKIE } from '../auth/session';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 import { dispatchCampaign } from './dispatch';
 import { campaignRecipients, campaigns, channelMessages, channelSandboxLog, contacts } from './schema';
 

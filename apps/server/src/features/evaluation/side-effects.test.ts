@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { TAgent, TEnabledToolInput, TMcpServer, TQuestion } from '@switchboard/core';
 import { and, count, eq, gt, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { startPayload, testQuestion } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type McpStub, startMcpStub } from '../../testing/mcp-stub';
@@ -17,7 +18,6 @@ import { channelMessages } from '../channels/schema';
 import { messages, threads } from '../conversations/schema';
 import { sandboxAppRecords } from '../integrations/schema';
 import { flushMetering } from '../llm/credits';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { webhookDeliveries } from '../webhooks/schema';
 import { evaluationConversations, evaluationRuns } from './schema';
 

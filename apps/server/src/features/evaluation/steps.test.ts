@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { ContinueLater } from '../../platform/jobs';
+import { seedAgency } from '../../seed';
 import { startPayload, testQuestion, useCompatibleProvider } from '../../testing/fixtures';
 import { openTestDeps } from '../../testing/harness';
 import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
 import { until } from '../../testing/until';
 import { createSession, SESSION_COOKIE } from '../auth/session';
-import { seedAgency } from '../tenancy/seed';
 import { runEvaluation } from './engine';
 import { evaluationConversations, evaluationRuns } from './schema';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../platform/env';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
 import { widgetIdentitySecret } from '../connections/identity-secret';
-import { seedAgency } from '../tenancy/seed';
 import { hostInstructions, signIdentity } from './identity';
 
 const env = loadEnv({ NODE_ENV: 'test', ENCRYPTION_KEY: 'a'.repeat(64), DATA_DIR: '/tmp/switchboard-identity-test' });
