@@ -1,10 +1,9 @@
 import type { TRole } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import type { Db } from './db/client';
-import { users } from './features/auth/schema';
 import { seedPlan } from './features/billing/seed';
 import * as repo from './features/tenancy/repo';
-import { memberships } from './features/tenancy/schema';
+import { memberships, users } from './features/tenancy/schema';
 import { newId } from './platform/ids';
 
 export interface AgencySeed {

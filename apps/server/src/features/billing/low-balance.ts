@@ -8,9 +8,8 @@ import { alertToSend, findCreditPack, formatCreditCount, formatPrice } from '@sw
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { publish } from '../../platform/domain-events';
-import { createMailer, type Mailer, type OutgoingMail } from '../auth/mailer';
-import { users } from '../auth/schema';
-import { accounts } from '../tenancy/schema';
+import { createMailer, type Mailer, type OutgoingMail } from '../../platform/mailer';
+import { accounts, users } from '../tenancy/schema';
 import { type BillingRow, currentPlan, providerFor } from './account';
 import { monthsIn } from './catalog';
 import { addGrant, lockAccount, sumEntries } from './ledger-repo';

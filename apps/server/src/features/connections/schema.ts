@@ -1,7 +1,6 @@
 import type { WidgetSettings } from '@switchboard/core';
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema';
-import { subaccounts } from '../tenancy/schema';
+import { subaccounts, users } from '../tenancy/schema';
 
 /**
  * A channel connection of a sub-account: a website widget, a website block, an SMS or a WhatsApp

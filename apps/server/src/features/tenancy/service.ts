@@ -5,10 +5,10 @@ import { publish } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
 import { publishMembershipChange } from '../../platform/guard';
 import { newId } from '../../platform/ids';
-import { inviteMail, type Mailer } from '../auth/mailer';
-import { users } from '../auth/schema';
+import type { Mailer } from '../../platform/mailer';
+import { inviteMail } from './mail';
 import * as repo from './repo';
-import { accounts, invites, memberships, subaccounts } from './schema';
+import { accounts, invites, memberships, subaccounts, users } from './schema';
 
 /**
  * The agencies and sub-accounts a user belongs to; for a caller with an API key, only the key's
