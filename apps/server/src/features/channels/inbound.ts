@@ -13,7 +13,7 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { defineJob, enqueueJob } from '../../platform/jobs';
-import { answerVisitor, VISITOR_UNAVAILABLE } from '../billing/channel-gate';
+import { answerVisitor, VISITOR_UNAVAILABLE } from '../connections/visitor-gate';
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
 import { getSmsSettings } from '../theme/service';

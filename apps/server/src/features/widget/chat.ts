@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { incrementGated, utcDay } from '../../platform/counters';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { admitVisitorChannel, answerVisitor } from '../billing/channel-gate';
+import { admitVisitorChannel, answerVisitor } from '../connections/visitor-gate';
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
 import { announceIdentifiedLead } from '../webhooks/conversation-events';
