@@ -35,6 +35,30 @@ const featureImports = (): Map<string, Set<string>> => {
   return edges;
 };
 
+/** One cycle of imports between features (a path that comes back to where it began), or null. */
+const findCycle = (edges: Map<string, Set<string>>): string[] | null => {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (feature: string): string[] | null => {
+    const looped = path.indexOf(feature);
+    if (looped >= 0) return [...path.slice(looped), feature];
+    if (done.has(feature)) return null;
+    path.push(feature);
+    for (const next of [...(edges.get(feature) ?? [])].sort()) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    done.add(feature);
+    return null;
+  };
+  for (const feature of [...edges.keys()].sort()) {
+    const cycle = visit(feature);
+    if (cycle) return cycle;
+  }
+  return null;
+};
+
 describe('features import only downward', () => {
   it('finds the imports between features it checks', () => {
     // The walk itself works: the widget reads conversations, a feature below it.
@@ -47,5 +71,9 @@ describe('features import only downward', () => {
       [...targets].filter((to) => from < to && edges.get(to)?.has(from)).map((to) => `${from} <-> ${to}`),
     );
     expect(pairs).toEqual([]);
+  });
+
+  it('has no longer loop of imports between features either', () => {
+    expect(findCycle(featureImports())?.join(' -> ') ?? null).toBeNull();
   });
 });
