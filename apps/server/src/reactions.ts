@@ -1,5 +1,6 @@
 import { commissionOnPaidInvoice } from './features/affiliate/service';
 import { subaccountWithinPlan } from './features/billing/limits';
+import { mailLowBalance } from './features/billing/low-balance';
 import { dropEmbeddersOnKeyChange } from './features/knowledge/embeddings';
 import { dropKeysOnChange } from './features/llm/models';
 import { announceLowCredits } from './features/webhooks/account-events';
@@ -16,8 +17,9 @@ export const REACTIONS: readonly AnyReaction[] = [
   announceStoredMessage,
   // invoice.paid
   commissionOnPaidInvoice,
-  // credits.low
+  // credits.low: the webhooks first, then the owner's mail
   announceLowCredits,
+  mailLowBalance,
   // subaccount.created
   subaccountWithinPlan,
   // provider_key.changed

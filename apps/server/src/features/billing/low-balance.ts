@@ -7,7 +7,7 @@
 import { alertToSend, findCreditPack, formatCreditCount, formatPrice } from '@switchboard/core';
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
-import { publish } from '../../platform/domain-events';
+import { defineReaction, publish } from '../../platform/domain-events';
 import { createMailer, type Mailer, type OutgoingMail } from '../../platform/mailer';
 import { accounts, users } from '../tenancy/schema';
 import { type BillingRow, currentPlan, providerFor } from './account';
@@ -70,7 +70,10 @@ const ownerOf = async (deps: Deps, accountId: string) => {
   return owner ?? null;
 };
 
-/** Mails the lowest threshold crossed and not yet mailed this period; the claim makes it once. */
+/**
+ * Announces the lowest threshold crossed and not yet announced this period as `credits.low`; the
+ * claim makes it once. Its reactions: the webhooks that chose it, then the owner's mail.
+ */
 const alertIfLow = async (deps: Deps, row: BillingRow, balance: number) => {
   const periodKey = periodKeyOf(deps, row);
   const periodCredits = periodCreditsOf(deps, row);
@@ -92,27 +95,34 @@ const alertIfLow = async (deps: Deps, row: BillingRow, balance: number) => {
     )
     .returning({ accountId: billingAccounts.accountId });
   if (!claimed[0]) return;
-  // Webhooks react to it (every sub-account's endpoints that chose credits.low), then the owner is mailed.
   await publish(deps, 'credits.low', {
     accountId: row.accountId,
     remaining: balance,
     total: periodCredits,
     thresholdPercent: percent,
   });
-  const owner = await ownerOf(deps, row.accountId);
-  if (!owner) return;
-  await mailerFor(deps).send(
-    lowBalanceMail({
-      to: owner.email,
-      accountName: owner.name,
-      balance,
-      percent,
-      periodCredits,
-      link: `${deps.publicUrl}/settings`,
-    }),
-  );
-  deps.log.info({ accountId: row.accountId, percent }, 'low-balance alert mailed');
 };
+
+/** The owner of an account whose credits run low is mailed (once per threshold and period, by the claim). */
+export const mailLowBalance = defineReaction({
+  event: 'credits.low',
+  name: 'billing.low-balance-mail',
+  handle: async (deps, low) => {
+    const owner = await ownerOf(deps, low.accountId);
+    if (!owner) return;
+    await mailerFor(deps).send(
+      lowBalanceMail({
+        to: owner.email,
+        accountName: owner.name,
+        balance: low.remaining,
+        percent: low.thresholdPercent,
+        periodCredits: low.total,
+        link: `${deps.publicUrl}/settings`,
+      }),
+    );
+    deps.log.info({ accountId: low.accountId, percent: low.thresholdPercent }, 'low-balance alert mailed');
+  },
+});
 
 const recordRecharge = (deps: Deps, accountId: string, result: string) =>
   deps.db
