@@ -3,8 +3,8 @@ import { subaccountWithinPlan } from './features/billing/limits';
 import { mailLowBalance } from './features/billing/low-balance';
 import { dropEmbeddersOnKeyChange } from './features/knowledge/embeddings';
 import { dropKeysOnChange } from './features/llm/models';
-import { announceLowCredits } from './features/webhooks/account-events';
-import { announceStoredMessage } from './features/webhooks/conversation-events';
+import { announceFinishedRun, announceLowCredits } from './features/webhooks/account-events';
+import { announceIdentifiedVisitor, announceStoredMessage } from './features/webhooks/conversation-events';
 import { type AnyReaction, registerReactions } from './platform/domain-events';
 
 /**
@@ -15,6 +15,10 @@ import { type AnyReaction, registerReactions } from './platform/domain-events';
 export const REACTIONS: readonly AnyReaction[] = [
   // message.stored
   announceStoredMessage,
+  // lead.identified
+  announceIdentifiedVisitor,
+  // evaluation.finished
+  announceFinishedRun,
   // invoice.paid
   commissionOnPaidInvoice,
   // credits.low: the webhooks first, then the owner's mail

@@ -9,7 +9,7 @@
  * change (a commission with its paid invoice), and a reaction that throws fails the change, as a
  * direct call would. Without a transaction the publisher decides what an error means.
  */
-import { ZOrigin } from '@switchboard/core';
+import { ZOrigin, ZRunProgress } from '@switchboard/core';
 import { z } from 'zod';
 import type { Tx } from '../db/client';
 import type { Deps } from './deps';
@@ -32,6 +32,33 @@ export const DOMAIN_EVENTS = {
     newThread: z
       .object({ agentId: z.string(), channel: z.string(), contactIdentifier: z.string().nullish() })
       .optional(),
+  }),
+  /**
+   * A site identified its signed-in visitor to the widget (verified). The thread's channel says
+   * whose conversation it is, so the reaction reads the origin from it.
+   */
+  'lead.identified': z.object({
+    subaccountId: z.string(),
+    threadId: z.string(),
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    phone: z.string().nullable().optional(),
+  }),
+  /**
+   * An evaluation run completed or failed. It is the agency's own notice about its run, not
+   * something the run's conversations did (those carry the evaluation origin), so it has no origin.
+   */
+  'evaluation.finished': z.object({
+    subaccountId: z.string(),
+    runId: z.string(),
+    evaluationId: z.string(),
+    name: z.string(),
+    agentId: z.string().nullable(),
+    status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
+    offline: z.boolean(),
+    testingModel: z.string(),
+    error: z.string().nullable(),
+    progress: ZRunProgress,
   }),
   /** A paid invoice was recorded, inside the transaction that grants its credits (an account's, no origin). */
   'invoice.paid': z.object({ accountId: z.string(), invoiceId: z.string(), amountPaid: z.number() }),

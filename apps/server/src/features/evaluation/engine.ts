@@ -9,10 +9,10 @@ import {
 } from '@switchboard/core';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
+import { publish } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { continueLater, defineJob } from '../../platform/jobs';
-import { emitWebhookEvent } from '../webhooks/deliveries';
 import { agentBrief, formatAgentBrief } from './agent-brief';
 import { type ConversationProgress, type RunContext, runConversation, type WorkItem } from './conversation';
 import { parseModelChoice } from './models';
@@ -294,33 +294,20 @@ export const runEvaluation = async (deps: Deps, runId: string, step: RunStep = {
   return { status: completed ? 'completed' : 'stopped', done, passed };
 };
 
-/**
- * The `evaluation.completed` webhook event of a run that finished or failed. It is the agency's own
- * notice about its run, not something the run's conversations did, so it goes out as live; the
- * run's turns carry the evaluation origin and announce nothing.
- */
+/** Tells what reacts (the `evaluation.completed` webhook event) that a run completed or failed. */
 const announceRun = (deps: Deps, run: repo.RunRow, progress: TRunProgress) =>
-  emitWebhookEvent(
-    deps,
-    run.subaccountId,
-    'evaluation.completed',
-    {
-      runId: run.id,
-      evaluationId: run.evaluationId,
-      name: run.name,
-      agentId: run.agentId,
-      status: run.status,
-      offline: run.offline,
-      testingModel: run.testingModel,
-      error: run.error,
-      total: progress.total,
-      passed: progress.passed,
-      failed: progress.failed,
-      errors: progress.errors,
-      passRate: progress.passRate,
-    },
-    'live',
-  );
+  publish(deps, 'evaluation.finished', {
+    subaccountId: run.subaccountId,
+    runId: run.id,
+    evaluationId: run.evaluationId,
+    name: run.name,
+    agentId: run.agentId,
+    status: run.status,
+    offline: run.offline,
+    testingModel: run.testingModel,
+    error: run.error,
+    progress,
+  });
 
 /** Runs an evaluation's conversations and checks. */
 export const evaluationJob = defineJob({

@@ -24,3 +24,30 @@ export const announceLowCredits = defineReaction({
     }
   },
 });
+
+/**
+ * The `evaluation.completed` event of a run that finished or failed. It is the agency's own notice
+ * about its run, not something the run's conversations did, so it goes out as live; the run's
+ * turns carry the evaluation origin and announce nothing.
+ */
+export const announceFinishedRun = defineReaction({
+  event: 'evaluation.finished',
+  name: 'webhooks.evaluation-completed',
+  handle: async (deps, { subaccountId, runId, progress, ...run }) => {
+    await emitWebhookEvent(
+      deps,
+      subaccountId,
+      'evaluation.completed',
+      {
+        runId,
+        ...run,
+        total: progress.total,
+        passed: progress.passed,
+        failed: progress.failed,
+        errors: progress.errors,
+        passRate: progress.passRate,
+      },
+      'live',
+    );
+  },
+});

@@ -157,3 +157,10 @@ export const announceIdentifiedLead = async (
     origin,
   );
 };
+
+/** The widget publishes `lead.identified` when a site identifies its visitor. */
+export const announceIdentifiedVisitor = defineReaction({
+  event: 'lead.identified',
+  name: 'webhooks.announce-identified-lead',
+  handle: announceIdentifiedLead,
+});
