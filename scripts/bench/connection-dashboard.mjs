@@ -12,7 +12,7 @@ import { startPostgres } from './widget-support.js';
 
 register();
 const { startTestApp } = await import('../../apps/server/src/testing/harness.ts');
-const { seedAgency } = await import('../../apps/server/src/features/tenancy/seed.ts');
+const { seedAgency } = await import('../../apps/server/src/seed.ts');
 const { seedAgent } = await import('../../apps/server/src/features/agents/seed.ts');
 const { bulkInsert } = await import('../../apps/server/src/db/bulk-insert.ts');
 const { messages, threads } = await import('../../apps/server/src/features/conversations/schema.ts');

@@ -14,7 +14,7 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { openTestDeps } = await import('../../apps/server/src/testing/harness.ts');
-const { seedAgency } = await import('../../apps/server/src/features/tenancy/seed.ts');
+const { seedAgency } = await import('../../apps/server/src/seed.ts');
 const { seedAgent } = await import('../../apps/server/src/features/agents/seed.ts');
 const { bulkInsert } = await import('../../apps/server/src/db/bulk-insert.ts');
 const { knowledgeChunks, knowledgeDocuments } = await import('../../apps/server/src/features/knowledge/schema.ts');

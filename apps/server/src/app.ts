@@ -10,9 +10,9 @@ import { isWebAppPath } from '@switchboard/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { affiliateRoutes } from './features/affiliate/routes';
+import { agentNamesIn, countAgents } from './features/agents/repo';
 import { agentRoutes } from './features/agents/routes';
 import { apiKeyRoutes } from './features/api-keys/routes';
-import { createMailer, type Mailer } from './features/auth/mailer';
 import { authRoutes } from './features/auth/routes';
 import { billingRoutes } from './features/billing/routes';
 import { campaignRoutes } from './features/channels/campaign-routes';
@@ -42,6 +42,7 @@ import { tenancyRoutes } from './features/tenancy/routes';
 import { themeRoutes } from './features/theme/routes';
 import { webhookRoutes } from './features/webhooks/routes';
 import { widgetRoutes } from './features/widget/routes';
+import { registerProductJobs } from './jobs';
 import { swaggerOptions } from './platform/api-docs';
 import { installBrowserProtections } from './platform/browser-protections';
 import type { Deps } from './platform/deps';
@@ -49,11 +50,14 @@ import { installErrorHandler, sendError } from './platform/error-handler';
 import { installGuard, sessionCallerResolver } from './platform/guard';
 import { installHostCheck } from './platform/http';
 import { newSupportId } from './platform/ids';
+import { installLifecycle, type Lifecycle } from './platform/lifecycle';
+import { createMailer, type Mailer } from './platform/mailer';
 import { installNulRefusal } from './platform/nul-input';
 import { installRequestLimits } from './platform/request-limits';
 import { installRequestLog } from './platform/request-log';
 import { createSerializerCompiler } from './platform/serializer';
 import { installStreamSlots } from './platform/stream-slots';
+import { registerProductReactions } from './reactions';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -81,7 +85,9 @@ const trustProxyOption = (value: boolean | number | string[]) => {
 };
 
 /** Builds the HTTP app around already-opened dependencies; `listen` is the caller's job. */
-export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
+export const buildApp = async (deps: Deps, lifecycle?: Lifecycle): Promise<BuiltApp> => {
+  registerProductJobs();
+  registerProductReactions();
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: deps.env.BODY_LIMIT_BYTES,
@@ -96,6 +102,8 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   app.decorate('callerResolvers', [sessionCallerResolver]);
 
   installErrorHandler(app);
+  // First: every request is counted from its first hook, so a stop waits for it.
+  installLifecycle(app, lifecycle);
   installRequestLog(app);
   installHostCheck(app);
   await app.register(fastifyCookie);
@@ -131,7 +139,8 @@ export const buildApp = async (deps: Deps): Promise<BuiltApp> => {
   await app.register(authRoutes(mailer));
   await app.register(tenancyRoutes(mailer));
   await app.register(themeRoutes);
-  await app.register(billingRoutes);
+  // Billing shows agents' names and counts, read by the agents feature above it.
+  await app.register(billingRoutes({ namesIn: agentNamesIn, countsIn: countAgents }));
   await app.register(agentRoutes);
   await app.register(conversationRoutes);
   await app.register(providerRoutes);

@@ -2,12 +2,13 @@ import { buildApp } from './app';
 import { startEmbeddedUpkeep } from './db/embedded-upkeep';
 import { ensureDemoAgents } from './features/agents/seed';
 import { flushMetering } from './features/llm/credits';
-import { DEMO_AGENCY, seedDemoAgencyOnce } from './features/tenancy/seed';
 import { loadEnv } from './platform/env';
 import { setHeapGrowth, startIdleCollector } from './platform/idle-gc';
 import { startJobWorkers } from './platform/jobs';
 import { closeDeps, createDeps } from './platform/runtime';
+import { shutdownGracefully } from './platform/shutdown';
 import { startupErrorMessage } from './platform/startup-errors';
+import { DEMO_AGENCY, seedDemoAgencyOnce } from './seed';
 
 const env = (() => {
   try {
@@ -57,13 +58,22 @@ const idleCollector = startIdleCollector();
 deps.log.info(`Switchboard is serving on ${deps.publicUrl} (database: ${deps.database.driver})`);
 
 const shutdown = async (signal: string) => {
-  deps.log.info(`${signal} received, shutting down`);
+  deps.log.info(`${signal} received: not ready, draining for ${env.SHUTDOWN_DRAIN_MS} ms, then stopping`);
+  // A second signal (Ctrl+C twice) stops at once.
+  process.once(signal, () => process.exit(1));
   idleCollector.stop();
   upkeep?.stop();
-  await stopJobWorkers();
-  await app.close();
-  await flushMetering();
-  await closeDeps(deps);
+  await shutdownGracefully({
+    app,
+    log: deps.log,
+    timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    drainMs: env.SHUTDOWN_DRAIN_MS,
+    stopJobs: (graceMs) => stopJobWorkers(graceMs),
+    flushAndClose: async () => {
+      await flushMetering();
+      await closeDeps(deps);
+    },
+  });
   process.exit(0);
 };
 process.once('SIGINT', () => void shutdown('SIGINT'));

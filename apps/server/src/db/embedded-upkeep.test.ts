@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedAgency } from '../features/tenancy/seed';
+import { seedAgency } from '../seed';
 import { type Database, openDatabase, rowsOf } from './client';
 import { runUpkeepPass } from './embedded-upkeep';
 

@@ -21,3 +21,4 @@ export * from '../features/support/schema';
 export * from '../features/tenancy/schema';
 export * from '../features/webhooks/schema';
 export * from '../platform/jobs.schema';
+export * from '../platform/mail.schema';

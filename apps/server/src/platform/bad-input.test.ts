@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedAgency } from '../features/tenancy/seed';
+import { seedAgency } from '../seed';
 import { startTestApp, type TestApp } from '../testing/harness';
 
 let t: TestApp;
@@ -61,7 +61,10 @@ describe('bad input', () => {
       fc.asyncProperty(
         fc.record(
           {
-            accountId: fc.oneof(fc.anything(), fc.string().map((text) => `${text}\u0000`)),
+            accountId: fc.oneof(
+              fc.anything(),
+              fc.string().map((text) => `${text}\u0000`),
+            ),
             name: fc.oneof(
               fc.integer(),
               fc.constant(''),

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../features/auth/session';
-import { DEMO_AGENCY, type SeededAgency, seedAgency } from '../features/tenancy/seed';
 import { frameAncestorsOf } from '../features/widget/domains';
+import { DEMO_AGENCY, type SeededAgency, seedAgency } from '../seed';
 import { startTestApp, type TestApp } from '../testing/harness';
 import { createTenantObjects } from '../testing/tenant-objects';
 import { inlineScriptHashes } from './browser-protections';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { debitUsages } from '../features/billing/ledger';
 import { providerKeys } from '../features/providers/schema';
-import { DEMO_AGENCY, type SeededAgency, seedAgency } from '../features/tenancy/seed';
+import { DEMO_AGENCY, type SeededAgency, seedAgency } from '../seed';
 import { startTestApp, type TestApp } from '../testing/harness';
 import { createTenantObjects, fillPath } from '../testing/tenant-objects';
 import { arbitraryFor } from '../testing/zod-arbitrary';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { seedAgency } from '../features/tenancy/seed';
+import { seedAgency } from '../seed';
 import { startTestApp, type TestApp } from '../testing/harness';
 import { createTenantObjects, fillPath } from '../testing/tenant-objects';
 import { arbitraryFor } from '../testing/zod-arbitrary';

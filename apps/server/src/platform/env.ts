@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { privacyEmbedUrl } from '@switchboard/core';
 import { z } from 'zod';
+import { QUEUE_NAMES } from './jobs/queues';
 import { outboundPolicy } from './outbound/policy';
 
 const list = z
@@ -150,8 +151,45 @@ export const ZEnv = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((value) => value === 'true'),
-  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * Workers per job queue in this process, `queue=n` comma-separated (`messages=8,campaigns=2`);
+   * queues not named keep their defaults (platform/jobs/queues.ts). A bare number sets the
+   * messages queue's.
+   */
+  JOB_CONCURRENCY: z
+    .string()
+    .default('')
+    .transform((value, context): Partial<Record<string, number>> => {
+      const trimmed = value.trim();
+      if (!trimmed) return {};
+      if (/^\d+$/.test(trimmed)) return { messages: Math.min(64, Math.max(1, Number(trimmed))) };
+      const counts: Record<string, number> = {};
+      for (const pair of trimmed.split(',').map((item) => item.trim())) {
+        const match = /^([a-z]+)=(\d{1,2})$/.exec(pair);
+        const count = Number(match?.[2]);
+        if (!match?.[1] || !(QUEUE_NAMES as string[]).includes(match[1]) || count < 1 || count > 64) {
+          context.addIssue({
+            code: 'custom',
+            message: `"${pair}" is not queue=count (1 to 64) for a queue of ${QUEUE_NAMES.join(', ')}`,
+          });
+          return z.NEVER;
+        }
+        counts[match[1]] = count;
+      }
+      return counts;
+    }),
   JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /**
+   * On SIGTERM, the most time the process takes to stop: readiness fails at once, requests are
+   * drained, streams closed, jobs handed back at a step, metering flushed; then it exits.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(120_000).default(10_000),
+  /**
+   * On SIGTERM, how long requests are still served after readiness fails, so the load balancer's
+   * next health check takes the process out before its listener closes (part of the timeout).
+   * 3 s in production, 0 elsewhere (nothing polls a development server's readiness).
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   /** Hours a finished job stays in the jobs table before it is deleted. */
   JOB_RETENTION_HOURS: z.coerce
     .number()
@@ -286,10 +324,19 @@ export const ZEnv = z.object({
     }),
 });
 
-export type Env = z.infer<typeof ZEnv>;
+/** The settings once read; SHUTDOWN_DRAIN_MS is resolved from NODE_ENV when not given. */
+export type Env = Omit<z.infer<typeof ZEnv>, 'SHUTDOWN_DRAIN_MS'> & { SHUTDOWN_DRAIN_MS: number };
 
 /** Settings that only make sense together. */
 const ZCheckedEnv = ZEnv.superRefine((env, context) => {
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.ENCRYPTION_KEY) {
+    context.addIssue({
+      code: 'custom',
+      path: ['ENCRYPTION_KEY'],
+      message:
+        'ENCRYPTION_KEY is required in production on PostgreSQL: every process must read the provider keys the others saved (generate one with: openssl rand -hex 32)',
+    });
+  }
   if (env.NODE_ENV === 'production' && env.TRUST_PROXY === true) {
     context.addIssue({
       code: 'custom',
@@ -316,7 +363,11 @@ export const loadEnv = (source: NodeJS.ProcessEnv = process.env): Env => {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, DATA_DIR: path.resolve(parsed.data.DATA_DIR) };
+  return {
+    ...parsed.data,
+    DATA_DIR: path.resolve(parsed.data.DATA_DIR),
+    SHUTDOWN_DRAIN_MS: parsed.data.SHUTDOWN_DRAIN_MS ?? (parsed.data.NODE_ENV === 'production' ? 3_000 : 0),
+  };
 };
 
 export const metaOauthEnabled = (env: Env): boolean => Boolean(env.META_APP_ID && env.META_APP_SECRET);

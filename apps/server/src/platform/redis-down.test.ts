@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_AGENCY, seedAgency } from '../features/tenancy/seed';
+import { DEMO_AGENCY, seedAgency } from '../seed';
 import { freePort } from '../testing/free-port';
 import { startTestApp, type TestApp } from '../testing/harness';
 import { hasRedisServer, startRedisServer } from '../testing/redis-server';

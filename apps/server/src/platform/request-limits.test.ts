@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedAgency } from '../features/tenancy/seed';
+import { seedAgency } from '../seed';
 import { startTestApp, type TestApp } from '../testing/harness';
 import { createRequestCounts, WINDOW_MS } from './request-counts';
 

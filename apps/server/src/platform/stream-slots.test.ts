@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAgent } from '../features/agents/seed';
-import { seedAgency } from '../features/tenancy/seed';
+import { seedAgency } from '../seed';
 import { useCompatibleProvider } from '../testing/fixtures';
 import { startTestApp, type TestApp } from '../testing/harness';
 import { type HeldModel, startHeldModel } from '../testing/held-model';

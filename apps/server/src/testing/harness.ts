@@ -28,6 +28,8 @@ export const openTestDeps = async (overrides: Record<string, string> = {}) => {
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
     DATA_DIR: '/tmp/switchboard-test',
+    // As every process of a deployment on PostgreSQL has (production refuses to start without it).
+    ENCRYPTION_KEY: 'a5'.repeat(32),
     // Every test request comes from one address; the tests of these limits set their own.
     SIGNIN_ADDRESS_RATE_LIMIT_PER_MINUTE: '1000000',
     PREREGISTER_ADDRESS_RATE_LIMIT_PER_MINUTE: '1000000',

@@ -79,8 +79,27 @@ export const ZCampaignFigures = z.object({
   skipped: z.number(),
   /** Skipped because the number had opted out of this sender before (the suppression list). */
   suppressed: z.number(),
+  /**
+   * Sends in doubt that could not be reconciled with the provider (it could not be asked whether
+   * they went out): "Retry unsent" asks again and sends only those it does not have.
+   */
+  unconfirmed: z.number().optional(),
 });
 export type TCampaignFigures = z.infer<typeof ZCampaignFigures>;
+
+/**
+ * Why a paused campaign paused itself: its channel is paused in Launch (CONNECTION_INACTIVE), the
+ * provider refused the credentials (TWILIO_AUTH_FAILED) or its dispatch failed for good; the first
+ * two go on by themselves once the cause is gone.
+ */
+export const CAMPAIGN_HOLD_REASONS = ['channel_paused', 'auth_failed', 'dispatch_failed'] as const;
+export const ZCampaignHold = z.object({
+  reason: z.enum(CAMPAIGN_HOLD_REASONS),
+  /** An error code of the catalogue, whose action the report offers. */
+  code: z.string(),
+  message: z.string(),
+});
+export type TCampaignHold = z.infer<typeof ZCampaignHold>;
 
 export const ZCampaign = z.object({
   campaignId: z.string(),
@@ -88,6 +107,8 @@ export const ZCampaign = z.object({
   channel: ZMessagingChannel,
   name: z.string(),
   status: ZCampaignStatus,
+  /** Set while the campaign is paused by itself (see ZCampaignHold); null otherwise. */
+  hold: ZCampaignHold.nullable().optional(),
   audience: ZCampaignAudience,
   message: z.string(),
   whatsappTemplate: ZWhatsappTemplate.nullable(),

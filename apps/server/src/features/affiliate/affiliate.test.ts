@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { accounts } from '../tenancy/schema';
-import { seedAgency } from '../tenancy/seed';
 import { commissions } from './schema';
 
 let t: TestApp;

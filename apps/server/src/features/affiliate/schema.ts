@@ -1,6 +1,5 @@
 import { index, integer, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema';
-import { accounts } from '../tenancy/schema';
+import { accounts, users } from '../tenancy/schema';
 
 /** A user's referral code. */
 export const affiliates = pgTable('affiliates', {

@@ -3,9 +3,9 @@ import type { TAffiliateSummary, TCommission } from '@switchboard/core';
 import { and, count, desc, eq, gte, isNotNull } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
+import { type DomainEventPayload, defineReaction } from '../../platform/domain-events';
 import type { Env } from '../../platform/env';
 import { newId } from '../../platform/ids';
-import type { ProviderInvoice } from '../billing/provider';
 import { accounts } from '../tenancy/schema';
 import { affiliates, commissions, referrals } from './schema';
 
@@ -49,12 +49,13 @@ export const attribute = async (deps: Deps, userId: string, code: string): Promi
 };
 
 /**
- * The billing hook: called once where a paid invoice is recorded (billing/sync.ts grantInvoice),
- * in that transaction. A paid invoice of a referred agency adds one commission, once per invoice.
+ * A paid invoice of a referred agency adds one commission, once per invoice. It runs in the
+ * transaction that records the invoice (billing publishes `invoice.paid` there), so a commission
+ * is kept exactly when its invoice is.
  */
-export const recordReferralCommission = async (env: Env, tx: Tx, accountId: string, invoice: ProviderInvoice) => {
-  if (invoice.status !== 'paid' || invoice.amountPaid <= 0) return;
-  const [referral] = await tx.select().from(referrals).where(eq(referrals.referredAccountId, accountId));
+export const recordReferralCommission = async (env: Env, tx: Db | Tx, paid: DomainEventPayload<'invoice.paid'>) => {
+  if (paid.amountPaid <= 0) return;
+  const [referral] = await tx.select().from(referrals).where(eq(referrals.referredAccountId, paid.accountId));
   if (!referral) return;
   await tx
     .insert(commissions)
@@ -62,14 +63,20 @@ export const recordReferralCommission = async (env: Env, tx: Tx, accountId: stri
       id: newId('commission'),
       affiliateUserId: referral.affiliateUserId,
       referralId: referral.id,
-      invoiceId: invoice.id,
-      invoiceAmount: invoice.amountPaid,
-      amount: Math.round(invoice.amountPaid * env.AFFILIATE_COMMISSION_RATE),
+      invoiceId: paid.invoiceId,
+      invoiceAmount: paid.amountPaid,
+      amount: Math.round(paid.amountPaid * env.AFFILIATE_COMMISSION_RATE),
       rate: env.AFFILIATE_COMMISSION_RATE,
       payableAt: new Date(Date.now() + env.AFFILIATE_HOLD_DAYS * 86_400_000),
     })
     .onConflictDoNothing();
 };
+
+export const commissionOnPaidInvoice = defineReaction({
+  event: 'invoice.paid',
+  name: 'affiliate.commission',
+  handle: (deps, paid, tx) => recordReferralCommission(deps.env, tx ?? deps.db, paid),
+});
 
 const statusOf = (row: typeof commissions.$inferSelect, now: Date): TCommission['status'] =>
   row.paidAt ? 'paid' : row.payableAt <= now ? 'payable' : 'pending';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob, waitForJob } from '../../platform/jobs';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type OpenAiStub, startOpenAiStub } from '../../testing/openai-stub';
 import { usageLogs } from '../billing/schema';
 import { flushMetering } from '../llm/credits';
-import { seedAgency } from '../tenancy/seed';
 import { AGENT_BUILD_JOB } from './builder';
 
 const IDEA =

@@ -1,12 +1,12 @@
-import { type TAgentDraft, type TProviderId, ZAgentDraft } from '@switchboard/core';
+import { type TAgentDraft, type TProviderId, ZAgentDraft, ZProviderId } from '@switchboard/core';
+import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { registerJobHandler } from '../../platform/jobs';
-import { assertWithinLimit } from '../billing/limits';
+import { defineJob } from '../../platform/jobs';
 import { listModelChoices, type RunModelResult, runModel } from '../llm/gateway';
 import { offlineDraft } from '../llm/offline-draft';
 import * as repo from './repo';
-import { insertAgentWithinLimit } from './service';
+import { assertCanAddAgent, insertAgentWithinLimit } from './service';
 
 /**
  * The agent-builder job: asks the model (structured output) for a name, a system prompt, a first
@@ -59,13 +59,6 @@ export const pickModel = async (deps: Deps, accountId: string, payload: AgentBui
 /** Where the draft came from: the chosen model, the offline model, or the offline writer after an unusable answer. */
 export type DraftSource = 'model' | 'offline' | 'offline-fallback';
 
-/**
- * Checked before the model is called, so a build the plan refuses spends nothing; checked again
- * when the agent is inserted (inside the transaction, with the row lock) for concurrent builds.
- */
-export const assertCanAddAgent = (deps: Deps, accountId: string, subaccountId: string) =>
-  assertWithinLimit(deps, accountId, 'agents', { subaccountId });
-
 const draftFromModel = async (
   deps: Deps,
   job: { id: string; accountId: string; subaccountId: string },
@@ -107,13 +100,25 @@ const usable = (draft: TAgentDraft, idea: string) => {
   return new Set(draft.suggestedResponses.map((text) => text.trim().toLowerCase())).size === 3;
 };
 
-export const registerAgentBuilder = () =>
-  registerJobHandler(AGENT_BUILD_JOB, async (deps, job) => {
-    const payload = job.payload as AgentBuildPayload;
+const ZAgentBuildPayload = z.object({
+  idea: z.string(),
+  provider: ZProviderId.optional(),
+  model: z.string().optional(),
+}) satisfies z.ZodType<AgentBuildPayload>;
+
+/** Builds an agent from a one-line idea while the person watches the builder. */
+export const agentBuildJob = defineJob({
+  type: AGENT_BUILD_JOB,
+  queue: 'interactive',
+  schema: ZAgentBuildPayload,
+  handler: async (deps, job) => {
+    const payload = job.payload;
     if (!job.accountId || !job.subaccountId) throw new Error('The builder job has no sub-account');
     const agentId = agentIdForJob(job.id);
     const existing = await repo.findAgent(deps.db, agentId);
     if (existing) return { status: 'success', data: { agentId, buildId: agentId, name: existing.name } };
+    // Checked before the model is called, so a build the plan refuses spends nothing; checked again
+    // when the agent is inserted (inside the transaction, with the row lock) for concurrent builds.
     await assertCanAddAgent(deps, job.accountId, job.subaccountId);
     const choice = await pickModel(deps, job.accountId, payload);
     const { draft, source } = await draftFromModel(
@@ -143,4 +148,5 @@ export const registerAgentBuilder = () =>
         draftSource: source,
       },
     };
-  });
+  },
+});

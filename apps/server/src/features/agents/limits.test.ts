@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { seedAgency } from '../tenancy/seed';
 
 let t: TestApp;
 let cookie: string;

@@ -1,5 +1,7 @@
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { type AccountView, visibleTo } from '../../platform/account-scope';
+import { subaccounts } from '../tenancy/schema';
 import { agents } from './schema';
 
 export type AgentRow = typeof agents.$inferSelect;
@@ -67,6 +69,22 @@ export const deleteAgent = async (db: DbOrTx, subaccountId: string, agentId: str
 };
 
 /** Agents per sub-account in one query (registered as the tenancy agent counter). */
+/** The names of an account's agents a view may see, by id (billing's usage by agent). */
+export const agentNamesIn = async (db: Db, view: AccountView): Promise<Map<string, string>> => {
+  const rows = await db
+    .select({ id: agents.id, name: agents.name })
+    .from(agents)
+    .innerJoin(subaccounts, eq(subaccounts.id, agents.subaccountId))
+    .where(and(eq(subaccounts.accountId, view.accountId), visibleTo(view, subaccounts.id)));
+  return new Map(rows.map((row) => [row.id, row.name]));
+};
+
+/** The agents of one sub-account (the plan's agents-per-sub-account limit counts them). */
+export const countAgentsIn = async (db: Db | Tx, subaccountId: string): Promise<number> => {
+  const [row] = await db.select({ n: count() }).from(agents).where(eq(agents.subaccountId, subaccountId));
+  return row?.n ?? 0;
+};
+
 export const countAgents = async (db: Db, subaccountIds: string[]): Promise<Map<string, number>> => {
   if (!subaccountIds.length) return new Map();
   const rows = await db

@@ -24,7 +24,7 @@ import {
 import { enqueueJob, getJob } from '../../platform/jobs';
 import { listModelChoices } from '../llm/gateway';
 import { setAgentCounter } from '../tenancy/repo';
-import { AGENT_BUILD_JOB, assertCanAddAgent, pickModel, registerAgentBuilder } from './builder';
+import { AGENT_BUILD_JOB, pickModel } from './builder';
 import { findAgentCached } from './cache';
 import * as repo from './repo';
 import * as service from './service';
@@ -55,7 +55,6 @@ const fromJobParam = (): SubaccountResolver => async (request, deps) => {
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   setAgentCounter(repo.countAgents);
-  registerAgentBuilder();
 
   app.get(
     '/api/agents',
@@ -161,7 +160,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const tenant = tenantOf(request);
       // Refused at once when the plan has no room, before a job or a model call is made.
-      await assertCanAddAgent(deps, tenant.accountId, tenant.subaccountId);
+      await service.assertCanAddAgent(deps, tenant.accountId, tenant.subaccountId);
       if (request.body.provider || request.body.model) await pickModel(deps, tenant.accountId, request.body);
       const jobId = await enqueueJob(deps, {
         type: AGENT_BUILD_JOB,

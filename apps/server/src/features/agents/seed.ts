@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { newId } from '../../platform/ids';
-import { users } from '../auth/schema';
-import { accounts, subaccounts } from '../tenancy/schema';
+import { accounts, subaccounts, users } from '../tenancy/schema';
 import type { AgentRow, NewAgentRow } from './repo';
 import { insertAgent, listAgents } from './repo';
 

@@ -113,10 +113,14 @@ export const requireAgent = async (db: Db, tenant: Tenant, agentId: string): Pro
   return agent;
 };
 
+/** Throws 403 when the plan's agents-per-sub-account limit is reached (counted under the account lock, in `tx`). */
+export const assertCanAddAgent = (deps: Deps, accountId: string, subaccountId: string, tx?: Tx) =>
+  assertWithinLimit(deps, accountId, 'agents', { tx, count: (db) => repo.countAgentsIn(db, subaccountId) });
+
 /** Inserts an agent unless the plan's agents-per-sub-account limit is reached (checked under the account lock). */
 export const insertAgentWithinLimit = (deps: Deps, row: repo.NewAgentRow): Promise<repo.AgentRow> =>
   deps.db.transaction(async (tx) => {
-    await assertWithinLimit(deps, row.accountId, 'agents', { tx, subaccountId: row.subaccountId });
+    await assertCanAddAgent(deps, row.accountId, row.subaccountId, tx);
     return repo.insertAgent(tx, row);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, type SeededAgency, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
-import { DEMO_AGENCY, type SeededAgency, seedAgency } from '../tenancy/seed';
 
 /**
  * What a platform API key (bound to one sub-account) and a viewer may reach beyond their

@@ -7,9 +7,9 @@ import { AppError } from '../../platform/errors';
 import type { CallerResolver } from '../../platform/guard';
 import { newId, newToken } from '../../platform/ids';
 import { TtlCache } from '../../platform/ttl-cache';
-import { users } from '../auth/schema';
 import type { Caller } from '../auth/session';
 import { hashToken } from '../auth/session';
+import { users } from '../tenancy/schema';
 import { apiKeys } from './schema';
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;

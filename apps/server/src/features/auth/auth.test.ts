@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 
 let t: TestApp;
 beforeAll(async () => {

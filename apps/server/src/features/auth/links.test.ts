@@ -6,8 +6,8 @@ import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../platform/env';
 import { originOf, parseAuthority } from '../../platform/http';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 
@@ -232,6 +232,16 @@ describe('production start', () => {
       'https://switchboard.example.com',
     );
     expect(() => loadEnv({ PUBLIC_URL: 'https://switchboard.example.com/app?x=1' })).toThrow(/PUBLIC_URL/);
+  });
+
+  it('refuses PostgreSQL in production without ENCRYPTION_KEY, naming it', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://switchboard.example.com',
+      DATABASE_URL: 'postgres://db/switchboard',
+    };
+    expect(() => loadEnv(production)).toThrow(/ENCRYPTION_KEY is required in production on PostgreSQL/);
+    expect(loadEnv({ ...production, ENCRYPTION_KEY: 'a'.repeat(64) }).ENCRYPTION_KEY).toBe('a'.repeat(64));
   });
 
   it('stops the server process with a one-line message naming PUBLIC_URL, not a stack trace', () => {

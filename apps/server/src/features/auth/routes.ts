@@ -24,10 +24,10 @@ import { devMailboxEnabled, googleEnabled } from '../../platform/env';
 import { AppError } from '../../platform/errors';
 import { publicAccess } from '../../platform/guard';
 import { originOf } from '../../platform/http';
+import { outbox } from '../../platform/mail.schema';
+import type { Mailer } from '../../platform/mailer';
 import { requestLimit } from '../../platform/request-limits';
 import { exchangeGoogleCode, GOOGLE_STATE_COOKIE, type GoogleState, googleAuthorizationUrl } from './google';
-import type { Mailer } from './mailer';
-import { outbox } from './schema';
 import * as service from './service';
 import { clearSessionCookie, deleteSession, setSessionCookie } from './session';
 

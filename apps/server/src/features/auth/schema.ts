@@ -1,14 +1,5 @@
-import { boolean, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-
-export const users = pgTable('users', {
-  id: text('id').primaryKey(),
-  email: text('email').notNull().unique(),
-  name: text('name').notNull().default(''),
-  image: text('image'),
-  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
-  emailConsent: boolean('email_consent').notNull().default(false),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+import { index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from '../tenancy/schema';
 
 export const sessions = pgTable(
   'sessions',
@@ -47,15 +38,3 @@ export const oauthAccounts = pgTable(
   },
   (table) => [primaryKey({ columns: [table.provider, table.providerAccountId] })],
 );
-
-/** Outgoing email; without SMTP it stays here and the dev mailbox lists it. */
-export const outbox = pgTable('outbox', {
-  id: text('id').primaryKey(),
-  to: text('to').notNull(),
-  subject: text('subject').notNull(),
-  text: text('text').notNull(),
-  html: text('html').notNull(),
-  link: text('link'),
-  sentAt: timestamp('sent_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});

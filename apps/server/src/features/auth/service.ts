@@ -4,9 +4,11 @@ import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId, newToken } from '../../platform/ids';
+import type { Mailer } from '../../platform/mailer';
 import * as tenancy from '../tenancy/repo';
-import { type Mailer, magicLinkMail } from './mailer';
-import { loginTokens, oauthAccounts, users } from './schema';
+import { users } from '../tenancy/schema';
+import { magicLinkMail } from './mail';
+import { loginTokens, oauthAccounts } from './schema';
 import { createSession, hashToken } from './session';
 
 type DbOrTx = Db | Tx;

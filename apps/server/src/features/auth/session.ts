@@ -4,7 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import type { Env } from '../../platform/env';
 import { newId, newToken } from '../../platform/ids';
-import { sessions, users } from './schema';
+import { users } from '../tenancy/schema';
+import { sessions } from './schema';
 
 export const SESSION_COOKIE = 'sb_session';
 

@@ -1,6 +1,10 @@
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/client';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { seedAgency } from '../tenancy/seed';
+import { seedAgent } from '../agents/seed';
+import { memberships, subaccounts } from '../tenancy/schema';
 import { debitUsages } from './ledger';
 import { assertDemoTier, assertFeature } from './limits';
 
@@ -251,12 +255,36 @@ describe('plans, checkout and credits (sandbox provider)', () => {
     );
     expect(results.filter((result) => result.status === 201)).toHaveLength(4);
     expect(results.filter((result) => result.status === 403)).toHaveLength(4);
+    // A refused sub-account is not kept, nor its memberships: the limit rolls its creation back.
+    const kept = await t.deps.db.select().from(subaccounts).where(eq(subaccounts.accountId, agency.accountId));
+    expect(kept).toHaveLength(5);
+    const members = await t.deps.db
+      .select()
+      .from(memberships)
+      .where(
+        inArray(
+          memberships.subaccountId,
+          kept.map((row) => row.id),
+        ),
+      );
+    expect(members).toHaveLength(5);
+    const orphans = await t.deps.db.execute(
+      sql`SELECT count(*)::int AS n FROM memberships WHERE subaccount_id NOT IN (SELECT id FROM subaccounts)`,
+    );
+    expect(rowsOf<{ n: number }>(orphans)[0]?.n).toBe(0);
   });
 
   it('locks, never deletes, sub-accounts beyond the plan after the selection', async () => {
     const { call, agency } = await newOwner(['One', 'Two', 'Three']);
+    const [first, second] = agency.subaccountIds as [string, string];
+    for (const subaccountId of [second, second])
+      await seedAgent(t.deps.db, { accountId: agency.accountId, subaccountId });
     const selection = await call('GET', '/api/billing/subaccount-selection');
     expect(selection.body).toMatchObject({ needsSelection: true, limit: 1 });
+    const agentCounts = Object.fromEntries(
+      selection.body.subaccounts.map((s: { id: string; agentCount: number }) => [s.id, s.agentCount]),
+    );
+    expect([agentCounts[first], agentCounts[second]]).toEqual([0, 2]);
     const chosen = agency.subaccountIds[1] as string;
     const after = await call('POST', '/api/billing/subaccount-selection', { subaccountId: chosen });
     expect(after.body.needsSelection).toBe(false);

@@ -1,9 +1,11 @@
+import type { TWebhookEventType } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../platform/jobs.schema';
+import { outbox } from '../../platform/mail.schema';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { outbox } from '../auth/schema';
-import { seedAgency } from '../tenancy/seed';
+import { webhookDeliveries, webhookEndpoints } from '../webhooks/schema';
 import { debitUsages } from './ledger';
 import { LIFETIME_REFILL_JOB, type LifetimeMonth, refillLifetime } from './lifetime';
 import { settleBalanceChecks } from './low-balance';
@@ -235,6 +237,30 @@ describe('low-balance alerts', () => {
     expect(await mails()).toHaveLength(3);
     const [row] = await t.deps.db.select().from(billingAccounts).where(eq(billingAccounts.accountId, agency.accountId));
     expect(row?.lowBalanceAlertedAt).toBe(20);
+  });
+
+  it('tells the webhooks of the account that chose credits.low, once per threshold, as live', async () => {
+    const { call, spend, agency } = await newOwner();
+    const subaccountId = agency.subaccountIds[0] as string;
+    const endpoint = (id: string, events: TWebhookEventType[]) => ({
+      id,
+      subaccountId,
+      url: 'https://hooks.example.test/in',
+      events,
+      secretEncrypted: 'unused',
+    });
+    await t.deps.db
+      .insert(webhookEndpoints)
+      .values([endpoint(`whe_low_${n}`, ['credits.low']), endpoint(`whe_chat_${n}`, ['message.sent'])]);
+    await call('PUT', '/api/billing/low-balance-alerts', { thresholds: [20] });
+    await spend(82); // 18 of 100 left
+    await spend(1);
+    const deliveries = await t.deps.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.subaccountId, subaccountId));
+    expect(deliveries.map((row) => [row.endpointId, row.type])).toEqual([[`whe_low_${n}`, 'credits.low']]);
+    expect(JSON.parse(deliveries[0]?.body ?? '{}').data).toEqual({ remaining: 18, total: 100, thresholdPercent: 20 });
   });
 
   it('a threshold the balance is already under is mailed when it is set', async () => {

@@ -9,14 +9,19 @@ import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { type AccountView, visibleTo } from '../../platform/account-scope';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { agents } from '../agents/schema';
 import { subaccounts } from '../tenancy/schema';
+import type { AgentDirectory } from './agent-directory';
 import { usageLogs } from './schema';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
 
-export const usageBreakdown = async (deps: Deps, view: AccountView, query: TUsageBreakdownQuery) => {
+export const usageBreakdown = async (
+  deps: Deps,
+  view: AccountView,
+  query: TUsageBreakdownQuery,
+  agents: AgentDirectory,
+) => {
   const { accountId } = view;
   const to = query.to ? new Date(`${query.to}T00:00:00Z`) : new Date(new Date().toISOString().slice(0, 10));
   const from = query.from ? new Date(`${query.from}T00:00:00Z`) : new Date(to.getTime() - 29 * DAY_MS);
@@ -64,12 +69,7 @@ export const usageBreakdown = async (deps: Deps, view: AccountView, query: TUsag
       names.set(row.id, row.name);
   }
   if (ids.length && query.groupBy === 'agent') {
-    for (const row of await deps.db
-      .select({ id: agents.id, name: agents.name })
-      .from(agents)
-      .innerJoin(subaccounts, eq(subaccounts.id, agents.subaccountId))
-      .where(and(eq(subaccounts.accountId, accountId), visibleTo(view, subaccounts.id))))
-      names.set(row.id, row.name);
+    for (const [id, name] of await agents.namesIn(deps.db, view)) names.set(id, name);
   }
   const result: TUsageBreakdownRow[] = rows.map((row) => ({
     key: row.key,

@@ -4,8 +4,7 @@ import { findPromotion, PROMOTIONS, promotionAppliesTo, returnPathOn } from '@sw
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { users } from '../auth/schema';
-import { accounts, memberships, subaccounts } from '../tenancy/schema';
+import { accounts, memberships, subaccounts, users } from '../tenancy/schema';
 import { ACTIVE_STATUSES, billingRow, ensureCustomer, hasActiveSubscription, providerFor } from './account';
 import { providerId, purchasableTier } from './catalog';
 import { billingAccounts } from './schema';

@@ -7,8 +7,8 @@
  */
 import { USAGE_GROUPS } from '@switchboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { seedAgency } from '../tenancy/seed';
 import { debitUsages } from './ledger';
 
 let t: TestApp;
@@ -152,12 +152,18 @@ describe('a client of the agency', () => {
       expect(bySubaccount.body.rows).toEqual([
         expect.objectContaining({ key: alpha, label: 'Client Alpha', calls: 1, credits: 1.25 }),
       ]);
+      const byAgent = await as(who)('GET', '/api/usage/breakdown?groupBy=agent');
+      expect(byAgent.body.rows).toEqual([expect.objectContaining({ key: agents.alpha, label: 'Alpha Front Desk' })]);
       // Asking as another client's sub-account is not found.
       expect((await as(who, beta)('GET', '/api/usage/breakdown?groupBy=subaccount')).status).toBe(404);
     }
     const agencyView = await as('owner')('GET', '/api/usage/breakdown?groupBy=subaccount');
     expect(agencyView.body.rows.map((row: { key: string | null }) => row.key).sort()).toEqual(
       [alpha, beta, hq, null].sort(),
+    );
+    const agencyByAgent = await as('owner')('GET', '/api/usage/breakdown?groupBy=agent');
+    expect(agencyByAgent.body.rows.map((row: { label: string }) => row.label).sort()).toEqual(
+      ['Alpha Front Desk', 'Beta Secret Agent', 'None'].sort(),
     );
   });
 

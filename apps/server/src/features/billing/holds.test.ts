@@ -7,9 +7,9 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../platform/deps';
+import { seedAgency } from '../../seed';
 import { openTestDeps } from '../../testing/harness';
 import { flushMetering, meter, releaseCredits, reserveCredits } from '../llm/credits';
-import { seedAgency } from '../tenancy/seed';
 import { getBalance, grantCredits } from './ledger';
 import { creditHolds, usageLogs } from './schema';
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { seedAgency } from '../tenancy/seed';
 import { debitUsages, ensureCanSpend, getBalance, grantCredits, spendStrict } from './ledger';
 import { sumEntries } from './ledger-repo';
 import { creditEntries, creditGrants, usageLogs } from './schema';

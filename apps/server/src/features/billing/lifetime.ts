@@ -4,9 +4,10 @@
  * month as a scheduled job, keyed so a month is granted once however often a job runs.
  */
 import type { TCatalogTier } from '@switchboard/core';
+import { z } from 'zod';
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
-import { enqueueJob, registerJobHandler } from '../../platform/jobs';
+import { defineJob, enqueueJob } from '../../platform/jobs';
 import { addGrant, lockAccount } from './ledger-repo';
 
 export const LIFETIME_REFILL_JOB = 'billing:lifetime-refill';
@@ -63,5 +64,19 @@ export const refillLifetime = (deps: Deps, month: LifetimeMonth) =>
     return grantLifetimeMonth(deps, tx, month);
   });
 
-export const registerLifetimeJob = () =>
-  registerJobHandler(LIFETIME_REFILL_JOB, (deps, job) => refillLifetime(deps, job.payload as LifetimeMonth));
+const ZLifetimeMonth = z.object({
+  accountId: z.string(),
+  purchaseId: z.string(),
+  purchasedAt: z.string(),
+  credits: z.number(),
+  description: z.string(),
+  month: z.number().int(),
+}) satisfies z.ZodType<LifetimeMonth>;
+
+/** Grants a lifetime plan's month when it comes. */
+export const lifetimeRefillJob = defineJob({
+  type: LIFETIME_REFILL_JOB,
+  queue: 'maintenance',
+  schema: ZLifetimeMonth,
+  handler: (deps, job) => refillLifetime(deps, job.payload),
+});

@@ -1,15 +1,16 @@
 /**
- * Plan limits, enforced on the server. Other features call assertWithinLimit before creating a
- * sub-account, connection or agent (inside their transaction, passed as context.tx, so two
- * concurrent creations cannot both pass), and assertFeature / assertDemoTier for gated features.
+ * Plan limits, enforced on the server. A feature above billing calls assertWithinLimit before it
+ * creates a connection or an agent, with its own count of them (inside its transaction, passed as
+ * context.tx, so two concurrent creations cannot both pass); a new sub-account (tenancy, below
+ * billing) is checked by the reaction to `subaccount.created`, in the transaction that creates it.
+ * assertFeature / assertDemoTier gate features.
  */
 import type { TCapabilities } from '@switchboard/core';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, ne } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
+import { defineReaction } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
-import { agents } from '../agents/schema';
-import { connections } from '../connections/schema';
 import { subaccounts } from '../tenancy/schema';
 import { currentPlan } from './account';
 import { lockAccount } from './ledger-repo';
@@ -19,10 +20,11 @@ export type LimitKind = 'subaccounts' | 'connections' | 'agents';
 export interface LimitContext {
   /** The transaction the creation runs in; the account row is locked in it until commit. */
   tx?: Tx;
-  /** Sub-account the agent or connection is created in. */
-  subaccountId?: string;
-  /** Connection type (e.g. 'website-widget'). */
-  connectionType?: string;
+  /**
+   * How many the limit already counts (agents of the sub-account, connections of the type, active
+   * sub-accounts), read by the feature that owns them after the account row is locked.
+   */
+  count: (db: Db | Tx) => Promise<number>;
 }
 
 const upgradeNeeded = (message: string) =>
@@ -37,35 +39,12 @@ export const planCapabilities = async (deps: Deps, accountId: string, tx?: Tx): 
   return plan.capabilities;
 };
 
-const countRows = async (db: Db | Tx, kind: LimitKind, accountId: string, context: LimitContext) => {
-  if (kind === 'subaccounts') {
-    const [row] = await db
-      .select({ n: count() })
-      .from(subaccounts)
-      .where(and(eq(subaccounts.accountId, accountId), eq(subaccounts.locked, false)));
-    return row?.n ?? 0;
-  }
-  if (!context.subaccountId)
-    throw new AppError('VALIDATION_ERROR', 'A sub-account is required', { field: 'subaccountId' });
-  if (kind === 'agents') {
-    const [row] = await db.select({ n: count() }).from(agents).where(eq(agents.subaccountId, context.subaccountId));
-    return row?.n ?? 0;
-  }
-  const conditions = [eq(connections.subaccountId, context.subaccountId)];
-  if (context.connectionType) conditions.push(eq(connections.type, context.connectionType as 'website-widget'));
-  const [row] = await db
-    .select({ n: count() })
-    .from(connections)
-    .where(and(...conditions));
-  return row?.n ?? 0;
-};
-
 /** Throws 403 BILLING_ACTIVE_SUBSCRIPTION_REQUIRED when one more would pass the plan's limit. */
 export async function assertWithinLimit(
   deps: Deps,
   accountId: string,
   kind: LimitKind,
-  context: LimitContext = {},
+  context: LimitContext,
 ): Promise<void> {
   const check = async (tx: Tx) => {
     const capabilities = await planCapabilities(deps, accountId, tx);
@@ -76,7 +55,7 @@ export async function assertWithinLimit(
           ? capabilities.limits.agents_per_subaccount
           : capabilities.limits.connections_per_type;
     if (limit === null) return;
-    const used = await countRows(tx, kind, accountId, context);
+    const used = await context.count(tx);
     if (used < limit) return;
     if (kind === 'subaccounts') {
       throw upgradeNeeded(
@@ -95,6 +74,32 @@ export async function assertWithinLimit(
   if (context.tx) await check(context.tx);
   else await deps.db.transaction(check);
 }
+
+/**
+ * A sub-account one over the plan's limit of active ones is refused: the reaction throws inside the
+ * transaction that created it, which rolls back.
+ */
+export const subaccountWithinPlan = defineReaction({
+  event: 'subaccount.created',
+  name: 'billing.subaccount-limit',
+  handle: (deps, created, tx) =>
+    assertWithinLimit(deps, created.accountId, 'subaccounts', {
+      tx,
+      count: async (db) => {
+        const [row] = await db
+          .select({ n: count() })
+          .from(subaccounts)
+          .where(
+            and(
+              eq(subaccounts.accountId, created.accountId),
+              eq(subaccounts.locked, false),
+              ne(subaccounts.id, created.subaccountId),
+            ),
+          );
+        return row?.n ?? 0;
+      },
+    }),
+});
 
 const FEATURE_LABELS: Record<keyof TCapabilities['features'], string> = {
   marketplace: 'The marketplace',

@@ -7,9 +7,9 @@
 
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { flushMetering, meter } from '../llm/credits';
-import { seedAgency } from '../tenancy/seed';
 import { VISITOR_UNAVAILABLE } from './channel-gate';
 import { spendStrict } from './ledger';
 import { usageLogs } from './schema';

@@ -7,10 +7,9 @@
 import { alertToSend, findCreditPack, formatCreditCount, formatPrice } from '@switchboard/core';
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
-import { createMailer, type Mailer, type OutgoingMail } from '../auth/mailer';
-import { users } from '../auth/schema';
-import { accounts, subaccounts } from '../tenancy/schema';
-import { emitWebhookEvent } from '../webhooks/deliveries';
+import { defineReaction, publish } from '../../platform/domain-events';
+import { createMailer, type Mailer, type OutgoingMail } from '../../platform/mailer';
+import { accounts, users } from '../tenancy/schema';
 import { type BillingRow, currentPlan, providerFor } from './account';
 import { monthsIn } from './catalog';
 import { addGrant, lockAccount, sumEntries } from './ledger-repo';
@@ -71,7 +70,10 @@ const ownerOf = async (deps: Deps, accountId: string) => {
   return owner ?? null;
 };
 
-/** Mails the lowest threshold crossed and not yet mailed this period; the claim makes it once. */
+/**
+ * Announces the lowest threshold crossed and not yet announced this period as `credits.low`; the
+ * claim makes it once. Its reactions: the webhooks that chose it, then the owner's mail.
+ */
 const alertIfLow = async (deps: Deps, row: BillingRow, balance: number) => {
   const periodKey = periodKeyOf(deps, row);
   const periodCredits = periodCreditsOf(deps, row);
@@ -93,35 +95,34 @@ const alertIfLow = async (deps: Deps, row: BillingRow, balance: number) => {
     )
     .returning({ accountId: billingAccounts.accountId });
   if (!claimed[0]) return;
-  // Every sub-account's webhooks that chose credits.low hear it too (n8n, Zapier …).
-  const ofAccount = await deps.db
-    .select({ id: subaccounts.id })
-    .from(subaccounts)
-    .where(eq(subaccounts.accountId, row.accountId));
-  for (const sub of ofAccount) {
-    // The account's balance is real whatever spent it (an evaluation's model calls included).
-    await emitWebhookEvent(
-      deps,
-      sub.id,
-      'credits.low',
-      { remaining: balance, total: periodCredits, thresholdPercent: percent },
-      'live',
-    );
-  }
-  const owner = await ownerOf(deps, row.accountId);
-  if (!owner) return;
-  await mailerFor(deps).send(
-    lowBalanceMail({
-      to: owner.email,
-      accountName: owner.name,
-      balance,
-      percent,
-      periodCredits,
-      link: `${deps.publicUrl}/settings`,
-    }),
-  );
-  deps.log.info({ accountId: row.accountId, percent }, 'low-balance alert mailed');
+  await publish(deps, 'credits.low', {
+    accountId: row.accountId,
+    remaining: balance,
+    total: periodCredits,
+    thresholdPercent: percent,
+  });
 };
+
+/** The owner of an account whose credits run low is mailed (once per threshold and period, by the claim). */
+export const mailLowBalance = defineReaction({
+  event: 'credits.low',
+  name: 'billing.low-balance-mail',
+  handle: async (deps, low) => {
+    const owner = await ownerOf(deps, low.accountId);
+    if (!owner) return;
+    await mailerFor(deps).send(
+      lowBalanceMail({
+        to: owner.email,
+        accountName: owner.name,
+        balance: low.remaining,
+        percent: low.thresholdPercent,
+        periodCredits: low.total,
+        link: `${deps.publicUrl}/settings`,
+      }),
+    );
+    deps.log.info({ accountId: low.accountId, percent: low.thresholdPercent }, 'low-balance alert mailed');
+  },
+});
 
 const recordRecharge = (deps: Deps, accountId: string, result: string) =>
   deps.db

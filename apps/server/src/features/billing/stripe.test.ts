@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type StripeStub, startStripeStub } from '../../testing/stripe-stub';
-import { seedAgency } from '../tenancy/seed';
 
 const SECRET = 'whsec_test_secret';
 const STARTER = { id: 'price_starter_500', unit_amount: 2500, interval: 'month' as const };

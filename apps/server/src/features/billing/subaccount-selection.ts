@@ -3,12 +3,12 @@
  * the free plan), the owner picks the one(s) to keep active; the others are locked, never deleted.
  * A higher plan unlocks them again.
  */
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { agents } from '../agents/schema';
 import { subaccounts } from '../tenancy/schema';
+import type { AgentDirectory } from './agent-directory';
 import { publishLockChange } from './channel-gate';
 import { planCapabilities } from './limits';
 import { billingAccounts } from './schema';
@@ -49,7 +49,7 @@ export const enforceSubaccountLimit = async (tx: Tx, accountId: string, limit: n
   return unlock;
 };
 
-export const subaccountSelection = async (deps: Deps, accountId: string) => {
+export const subaccountSelection = async (deps: Deps, accountId: string, agents: AgentDirectory) => {
   const limit = (await planCapabilities(deps, accountId)).limits.subaccounts;
   const rows = await deps.db
     .select({
@@ -73,18 +73,10 @@ export const subaccountSelection = async (deps: Deps, accountId: string) => {
     .select({ pending: billingAccounts.subaccountChoicePending })
     .from(billingAccounts)
     .where(eq(billingAccounts.accountId, accountId));
-  const counts = rows.length
-    ? await deps.db
-        .select({ id: agents.subaccountId, n: count() })
-        .from(agents)
-        .where(
-          inArray(
-            agents.subaccountId,
-            rows.map((row) => row.id),
-          ),
-        )
-        .groupBy(agents.subaccountId)
-    : [];
+  const counts = await agents.countsIn(
+    deps.db,
+    rows.map((row) => row.id),
+  );
   const activeNow = rows.filter((row) => !row.locked).length;
   return {
     needsSelection:
@@ -95,14 +87,19 @@ export const subaccountSelection = async (deps: Deps, accountId: string) => {
       name: row.name,
       logoUrl: row.logoUrl,
       locked: row.locked,
-      agentCount: counts.find((item) => item.id === row.id)?.n ?? 0,
+      agentCount: counts.get(row.id) ?? 0,
       createdAt: row.createdAt.toISOString(),
     })),
   };
 };
 
 /** Keeps the chosen sub-account active and locks the others beyond the plan's limit. */
-export const selectActiveSubaccount = async (deps: Deps, accountId: string, subaccountId: string) => {
+export const selectActiveSubaccount = async (
+  deps: Deps,
+  accountId: string,
+  subaccountId: string,
+  agents: AgentDirectory,
+) => {
   await deps.db.transaction(async (tx) => {
     // The account lock first, then the sub-accounts: the order every billing write takes, so a
     // debit or plan change running at the same time waits instead of deadlocking.
@@ -138,5 +135,5 @@ export const selectActiveSubaccount = async (deps: Deps, accountId: string, suba
     .from(subaccounts)
     .where(eq(subaccounts.accountId, accountId)))
     publishLockChange(deps, row.id);
-  return subaccountSelection(deps, accountId);
+  return subaccountSelection(deps, accountId, agents);
 };

@@ -8,7 +8,7 @@ import { FREE_TIER, grantsForeverBonus, SECRET_BONUS_CREDITS } from '@switchboar
 import { and, eq, or } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
-import { recordReferralCommission } from '../affiliate/service';
+import { publish } from '../../platform/domain-events';
 import { monthsIn, tierForProviderPrice } from './catalog';
 import { publishLockChange } from './channel-gate';
 import { addGrant, addPlanPeriodGrant, lockAccount } from './ledger-repo';
@@ -116,8 +116,10 @@ const claimEvent = async (tx: Tx, event: ProviderEvent, accountId: string | null
 
 /** Grants the plan credits of a paid subscription invoice, once per invoice id. */
 export const grantInvoice = async (deps: Deps, tx: Tx, accountId: string, invoice: ProviderInvoice) => {
-  // Affiliate program: a paid invoice of a referred agency earns its affiliate a commission.
-  await recordReferralCommission(deps.env, tx, accountId, invoice);
+  // In this transaction, so what reacts (an affiliate's commission) is kept exactly when the invoice is.
+  if (invoice.status === 'paid') {
+    await publish(deps, 'invoice.paid', { accountId, invoiceId: invoice.id, amountPaid: invoice.amountPaid }, tx);
+  }
   const tier = tierForProviderPrice(deps.env, invoice.priceId);
   if (invoice.status !== 'paid' || !invoice.subscriptionId || !tier || !invoice.periodStart) return false;
   if (grantsForeverBonus(tier)) {

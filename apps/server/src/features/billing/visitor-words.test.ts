@@ -6,10 +6,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../platform/jobs.schema';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { until } from '../../testing/until';
 import { channelMessages } from '../channels/schema';
-import { seedAgency } from '../tenancy/seed';
 import { VISITOR_UNAVAILABLE } from './channel-gate';
 import { debitUsages } from './ledger';
 

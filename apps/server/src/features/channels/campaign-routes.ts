@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
 import * as service from './campaigns';
 import { findChannel } from './connections';
-import { registerCampaignJobs } from './dispatch';
 
 const tags = ['campaigns'];
 const ZParams = z.object({ connectionId: z.string().max(64) });
@@ -15,10 +14,9 @@ const fromConnection: SubaccountResolver = async (request, deps) => {
   return (await findChannel(deps.db, id))?.connection.subaccountId ?? null;
 };
 
-/** SMS and WhatsApp campaigns of a connection: edit, start, pause, resume, cancel, figures, export. */
+/** SMS and WhatsApp campaigns of a connection: edit, start, pause, resume, cancel, retry unsent, figures, export. */
 export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
-  registerCampaignJobs();
   const base = '/api/channels/:connectionId/campaigns';
 
   app.get(
@@ -77,6 +75,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
     pause: service.pauseCampaign,
     resume: service.resumeCampaign,
     cancel: service.cancelCampaign,
+    'retry-unsent': service.retryUnsent,
   } as const;
   for (const [action, run] of Object.entries(actions)) {
     app.post(

@@ -1,10 +1,10 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartForm } from '../../testing/multipart';
 import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 import { type Channel, findChannel } from './connections';
 import { dispatchCampaign, fillRecipients } from './dispatch';
 import { campaignRecipients, campaigns, channelMessages, contacts } from './schema';

@@ -1,161 +1,23 @@
-import {
-  SANDBOX_NOTICE,
-  type TCampaign,
-  type TCampaignAudience,
-  type TCampaignInput,
-  templateVariables,
-  zonedLocalToUtc,
-} from '@switchboard/core';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import Papa from 'papaparse';
-import { type Db, rowsOf, type Tx } from '../../db/client';
+import { type TCampaignAudience, type TCampaignInput, templateVariables, zonedLocalToUtc } from '@switchboard/core';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { enqueueJob } from '../../platform/jobs';
+import { isConnectionPaused } from '../connections/pauses';
 import { BUILT_IN_VARIABLES } from './campaign-render';
+import { getCampaign, ownedCampaign, toCampaign } from './campaign-report';
+import { scheduleDispatchRound } from './campaign-rounds';
 import { type Channel, ownedChannel } from './connections';
 import { messagingSettings } from './contacts';
 import { checkMedia } from './media';
 import { refuseSandboxOff } from './sandbox-mode';
-import { campaignRecipients, campaigns, channelAccounts, channelMessages, contacts } from './schema';
+import { campaignRecipients, campaigns, contacts } from './schema';
 import { suppressedSql } from './suppressions';
 
-export const CAMPAIGN_DISPATCH_JOB = 'campaign:dispatch';
+export { campaignTimeline, exportCampaignCsv, getCampaign, listCampaigns } from './campaign-report';
+
 type CampaignRow = typeof campaigns.$inferSelect;
-
-const FIGURE_COLUMNS = sql`
-  count(*)::int AS total,
-  count(*) FILTER (WHERE r.status IN ('queued', 'sending'))::int AS queued,
-  count(*) FILTER (WHERE r.sent_at IS NOT NULL)::int AS sent,
-  count(*) FILTER (WHERE r.status = 'delivered')::int AS delivered,
-  count(*) FILTER (WHERE r.status = 'failed')::int AS failed,
-  count(*) FILTER (WHERE r.replied_at IS NOT NULL)::int AS replied,
-  count(*) FILTER (WHERE r.opted_out_at IS NOT NULL)::int AS opted_out,
-  count(*) FILTER (WHERE r.status = 'skipped')::int AS skipped,
-  count(*) FILTER (WHERE r.status = 'skipped' AND r.skip_reason = 'OPTED_OUT')::int AS suppressed`;
-
-type FigureRow = {
-  campaign_id: string;
-  total: number;
-  queued: number;
-  sent: number;
-  delivered: number;
-  failed: number;
-  replied: number;
-  opted_out: number;
-  skipped: number;
-  suppressed: number;
-};
-
-/**
- * Figures and failure codes of several campaigns in grouped queries (never one per campaign), and
- * which of them ran on the sandbox (a message of theirs went through it, or their connection is one).
- */
-const figuresOf = async (db: Db, ids: string[]) => {
-  if (!ids.length)
-    return {
-      figures: new Map<string, FigureRow>(),
-      failures: new Map<string, { errorCode: string; count: number }[]>(),
-      sandbox: new Set<string>(),
-    };
-  const idList = sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  const [figureRows, failureRows, sandboxRows] = await Promise.all([
-    db.execute(
-      sql`SELECT r.campaign_id, ${FIGURE_COLUMNS} FROM ${campaignRecipients} r WHERE r.campaign_id IN (${idList}) GROUP BY r.campaign_id`,
-    ),
-    db.execute(sql`
-      SELECT campaign_id, error_code, count(*)::int AS n FROM ${campaignRecipients}
-      WHERE campaign_id IN (${idList}) AND status = 'failed' GROUP BY campaign_id, error_code ORDER BY n DESC`),
-    db.execute(sql`
-      SELECT c.id FROM ${campaigns} c JOIN ${channelAccounts} a ON a.connection_id = c.connection_id
-      WHERE c.id IN (${idList}) AND (a.transport = 'sandbox'
-        OR EXISTS (SELECT 1 FROM ${channelMessages} m WHERE m.campaign_id = c.id AND m.transport = 'sandbox'))`),
-  ]);
-  const figures = new Map(rowsOf<FigureRow>(figureRows).map((row) => [row.campaign_id, row]));
-  const failures = new Map<string, { errorCode: string; count: number }[]>();
-  for (const row of (
-    failureRows as unknown as { rows: { campaign_id: string; error_code: string | null; n: number }[] }
-  ).rows) {
-    const list = failures.get(row.campaign_id) ?? [];
-    list.push({ errorCode: row.error_code ?? 'UNKNOWN', count: row.n });
-    failures.set(row.campaign_id, list);
-  }
-  return { figures, failures, sandbox: new Set(rowsOf<{ id: string }>(sandboxRows).map((row) => row.id)) };
-};
-
-const toCampaign = (
-  row: CampaignRow,
-  figures?: FigureRow,
-  failures?: { errorCode: string; count: number }[],
-  sandbox = false,
-): TCampaign => ({
-  campaignId: row.id,
-  connectionId: row.connectionId,
-  channel: row.channel,
-  name: row.name,
-  status: row.status,
-  audience: row.audience as TCampaignAudience,
-  message: row.message,
-  whatsappTemplate: row.whatsappTemplate ?? null,
-  mediaUrl: row.mediaUrl,
-  sendAt: row.sendAt,
-  scheduledFor: row.scheduledFor?.toISOString() ?? null,
-  timeZone: row.timeZone,
-  quietHours: row.quietStart && row.quietEnd ? { start: row.quietStart, end: row.quietEnd } : null,
-  figures: {
-    total: figures?.total ?? 0,
-    queued: figures?.queued ?? 0,
-    sent: figures?.sent ?? 0,
-    delivered: figures?.delivered ?? 0,
-    failed: figures?.failed ?? 0,
-    replied: figures?.replied ?? 0,
-    optedOut: figures?.opted_out ?? 0,
-    skipped: figures?.skipped ?? 0,
-    suppressed: figures?.suppressed ?? 0,
-  },
-  failures: failures ?? [],
-  sandbox,
-  createdAt: row.createdAt.toISOString(),
-  startedAt: row.startedAt?.toISOString() ?? null,
-  completedAt: row.completedAt?.toISOString() ?? null,
-});
-
-export const ownedCampaign = async (db: Db | Tx, subaccountId: string, campaignId: string, lock = false) => {
-  const query = db
-    .select()
-    .from(campaigns)
-    .where(and(eq(campaigns.id, campaignId), eq(campaigns.subaccountId, subaccountId)));
-  const [row] = lock ? await query.for('update') : await query;
-  if (!row) throw new AppError('CAMPAIGN_NOT_FOUND', 'The campaign does not exist or was deleted.');
-  return row;
-};
-
-export const getCampaign = async (deps: Deps, subaccountId: string, campaignId: string) => {
-  const row = await ownedCampaign(deps.db, subaccountId, campaignId);
-  const { figures, failures, sandbox } = await figuresOf(deps.db, [row.id]);
-  return toCampaign(row, figures.get(row.id), failures.get(row.id), sandbox.has(row.id));
-};
-
-export const listCampaigns = async (deps: Deps, subaccountId: string, connectionId: string) => {
-  await ownedChannel(deps.db, subaccountId, connectionId);
-  const rows = await deps.db
-    .select()
-    .from(campaigns)
-    .where(and(eq(campaigns.subaccountId, subaccountId), eq(campaigns.connectionId, connectionId)))
-    .orderBy(desc(campaigns.createdAt))
-    .limit(100);
-  const { figures, failures, sandbox } = await figuresOf(
-    deps.db,
-    rows.map((row) => row.id),
-  );
-  return {
-    campaigns: rows.map((row) => toCampaign(row, figures.get(row.id), failures.get(row.id), sandbox.has(row.id))),
-  };
-};
 
 /** The variables a message uses must be contact fields: built-in or an imported column. */
 const checkVariables = async (db: Db, subaccountId: string, input: TCampaignInput, channel: 'sms' | 'whatsapp') => {
@@ -266,20 +128,6 @@ export const updateCampaign = async (deps: Deps, subaccountId: string, campaignI
   return getCampaign(deps, subaccountId, campaignId);
 };
 
-const dispatchJob = (deps: Deps, row: CampaignRow, round: number, runAt: Date, tx: Tx) =>
-  enqueueJob(
-    deps,
-    {
-      type: CAMPAIGN_DISPATCH_JOB,
-      payload: { campaignId: row.id },
-      subaccountId: row.subaccountId,
-      runAt,
-      maxAttempts: 10,
-      idempotencyKey: `campaign:${row.id}:${round}`,
-    },
-    tx,
-  );
-
 /** The audience as a condition on `contacts AS c`, for statements written in SQL. */
 export const audienceSql = (subaccountId: string, audience: TCampaignAudience) => {
   if (audience.type === 'tags')
@@ -340,26 +188,6 @@ const checkAudience = async (tx: Tx, row: CampaignRow, channel: Channel) => {
   }
 };
 
-/**
- * Moves a campaign into its next dispatch round: scheduled when its start time is still ahead and it
- * has never sent, sending otherwise; the round's dispatch job is written in the same transaction.
- */
-const scheduleDispatchRound = async (deps: Deps, tx: Tx, row: CampaignRow) => {
-  const now = new Date();
-  const later = !row.startedAt && row.scheduledFor !== null && row.scheduledFor.getTime() > now.getTime();
-  const round = row.dispatchRound + 1;
-  await tx
-    .update(campaigns)
-    .set({
-      status: later ? 'scheduled' : 'sending',
-      startedAt: row.startedAt ?? (later ? null : now),
-      dispatchRound: round,
-      updatedAt: now,
-    })
-    .where(eq(campaigns.id, row.id));
-  await dispatchJob(deps, row, round, later ? (row.scheduledFor as Date) : now, tx);
-};
-
 /** The connection a campaign sends through; refused where it is a sandbox and the sandbox is off. */
 const campaignChannel = async (deps: Deps, subaccountId: string, campaignId: string) => {
   const { connectionId } = await ownedCampaign(deps.db, subaccountId, campaignId);
@@ -393,19 +221,69 @@ export const pauseCampaign = async (deps: Deps, subaccountId: string, campaignId
     if (FINAL.includes(row.status)) throw alreadyCompleted();
     if (row.status !== 'sending' && row.status !== 'scheduled')
       throw new AppError('CONFLICT', 'Only a sending or scheduled campaign can be paused.', { field: 'status' });
-    await tx.update(campaigns).set({ status: 'paused', updatedAt: new Date() }).where(eq(campaigns.id, row.id));
+    await tx
+      .update(campaigns)
+      .set({ status: 'paused', holdReason: null, holdCode: null, holdMessage: null, updatedAt: new Date() })
+      .where(eq(campaigns.id, row.id));
   });
   return getCampaign(deps, subaccountId, campaignId);
 };
 
+/**
+ * A channel that cannot send now refuses a resume: paused in Launch, or its credentials refused by
+ * the provider. A campaign held for either goes on by itself once the cause is gone.
+ */
+const refuseChannelOnHold = async (deps: Deps, channel: Channel) => {
+  if (await isConnectionPaused(deps, channel.connection.id))
+    throw new AppError(
+      'CONNECTION_INACTIVE',
+      'This channel is paused in Launch. Activate it there: its campaigns go on by themselves.',
+      { reason: 'connection_paused' },
+    );
+  if (channel.account.status === 'error' && channel.account.statusCode === 'TWILIO_AUTH_FAILED')
+    throw new AppError(
+      'TWILIO_AUTH_FAILED',
+      "Twilio refused this connection's credentials. Update them in Settings: its campaigns go on by themselves once they are saved.",
+      { status: 409 },
+    );
+};
+
 export const resumeCampaign = async (deps: Deps, subaccountId: string, campaignId: string) => {
-  await campaignChannel(deps, subaccountId, campaignId);
+  await refuseChannelOnHold(deps, await campaignChannel(deps, subaccountId, campaignId));
   await deps.db.transaction(async (tx) => {
     const row = await ownedCampaign(tx, subaccountId, campaignId, true);
     if (FINAL.includes(row.status)) throw alreadyCompleted();
     if (row.status !== 'paused')
       throw new AppError('CONFLICT', 'Only a paused campaign can be resumed.', { field: 'status' });
     await scheduleDispatchRound(deps, tx, row);
+  });
+  return getCampaign(deps, subaccountId, campaignId);
+};
+
+/**
+ * "Retry unsent": the campaign's unconfirmed sends become sends in doubt again, and its dispatch
+ * reconciles them with the provider before anything else: those the provider has are marked sent,
+ * only the others are sent. A campaign that is not sending goes on sending (a new round).
+ */
+export const retryUnsent = async (deps: Deps, subaccountId: string, campaignId: string) => {
+  await refuseChannelOnHold(deps, await campaignChannel(deps, subaccountId, campaignId));
+  await deps.db.transaction(async (tx) => {
+    const row = await ownedCampaign(tx, subaccountId, campaignId, true);
+    if (row.status === 'cancelled' || row.status === 'draft' || row.status === 'scheduled')
+      throw new AppError('CONFLICT', 'Only a campaign that has sent can retry its unsent messages.', {
+        field: 'status',
+      });
+    const now = new Date();
+    const retried = await tx
+      .update(campaignRecipients)
+      .set({ status: 'sending', claimedBy: null, errorCode: null, nextAttemptAt: now, updatedAt: now })
+      .where(and(eq(campaignRecipients.campaignId, row.id), eq(campaignRecipients.status, 'unconfirmed')))
+      .returning({ id: campaignRecipients.id });
+    if (!retried.length)
+      throw new AppError('CONFLICT', 'Nothing is left to retry: every send of this campaign is confirmed.', {
+        field: 'status',
+      });
+    if (row.status !== 'sending') await scheduleDispatchRound(deps, tx, row);
   });
   return getCampaign(deps, subaccountId, campaignId);
 };
@@ -432,83 +310,4 @@ export const deleteCampaign = async (deps: Deps, subaccountId: string, campaignI
   if (row.status === 'sending')
     throw new AppError('CONFLICT', 'Pause or cancel the campaign before deleting it.', { field: 'status' });
   await deps.db.delete(campaigns).where(eq(campaigns.id, row.id));
-};
-
-/** Sent, delivered, failed and replied per minute, for the chart. */
-export const campaignTimeline = async (deps: Deps, subaccountId: string, campaignId: string) => {
-  const row = await ownedCampaign(deps.db, subaccountId, campaignId);
-  const result = await deps.db.execute(sql`
-    SELECT to_char(m, 'YYYY-MM-DD"T"HH24:MI"Z"') AS minute,
-      sum(sent)::int AS sent, sum(delivered)::int AS delivered, sum(failed)::int AS failed, sum(replied)::int AS replied
-    FROM (
-      SELECT date_trunc('minute', sent_at AT TIME ZONE 'UTC') AS m, 1 AS sent, 0 AS delivered, 0 AS failed, 0 AS replied
-        FROM ${campaignRecipients} WHERE campaign_id = ${row.id} AND sent_at IS NOT NULL
-      UNION ALL SELECT date_trunc('minute', delivered_at AT TIME ZONE 'UTC'), 0, 1, 0, 0
-        FROM ${campaignRecipients} WHERE campaign_id = ${row.id} AND delivered_at IS NOT NULL
-      UNION ALL SELECT date_trunc('minute', updated_at AT TIME ZONE 'UTC'), 0, 0, 1, 0
-        FROM ${campaignRecipients} WHERE campaign_id = ${row.id} AND status = 'failed'
-      UNION ALL SELECT date_trunc('minute', replied_at AT TIME ZONE 'UTC'), 0, 0, 0, 1
-        FROM ${campaignRecipients} WHERE campaign_id = ${row.id} AND replied_at IS NOT NULL
-    ) AS events GROUP BY m ORDER BY m LIMIT 1440`);
-  return {
-    points: (
-      result as unknown as {
-        rows: { minute: string; sent: number; delivered: number; failed: number; replied: number }[];
-      }
-    ).rows,
-  };
-};
-
-/** A cell that a spreadsheet would run as a formula is kept as text. */
-const safeCell = (value: string | null) => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? ''));
-
-export const exportCampaignCsv = async (deps: Deps, subaccountId: string, campaignId: string) => {
-  const row = await ownedCampaign(deps.db, subaccountId, campaignId);
-  const rows = await deps.db
-    .select({
-      phone: campaignRecipients.phone,
-      name: contacts.name,
-      status: campaignRecipients.status,
-      errorCode: campaignRecipients.errorCode,
-      skipReason: campaignRecipients.skipReason,
-      sentAt: campaignRecipients.sentAt,
-      deliveredAt: campaignRecipients.deliveredAt,
-      repliedAt: campaignRecipients.repliedAt,
-      optedOutAt: campaignRecipients.optedOutAt,
-      transport: channelMessages.transport,
-    })
-    .from(campaignRecipients)
-    .leftJoin(contacts, eq(contacts.id, campaignRecipients.contactId))
-    .leftJoin(channelMessages, eq(channelMessages.id, campaignRecipients.messageId))
-    .where(eq(campaignRecipients.campaignId, row.id))
-    .orderBy(campaignRecipients.phone);
-  const iso = (value: Date | null) => value?.toISOString() ?? '';
-  const csv = Papa.unparse({
-    fields: [
-      'phone',
-      'name',
-      'status',
-      'error_code',
-      'skip_reason',
-      'sent_at',
-      'delivered_at',
-      'replied_at',
-      'opted_out_at',
-      'note',
-    ],
-    data: rows.map((r) => [
-      r.phone,
-      safeCell(r.name),
-      r.status,
-      r.errorCode ?? '',
-      r.skipReason ?? '',
-      iso(r.sentAt),
-      iso(r.deliveredAt),
-      iso(r.repliedAt),
-      iso(r.optedOutAt),
-      // A sandbox message never left the server: the file says so on its row.
-      r.transport === 'sandbox' ? SANDBOX_NOTICE : '',
-    ]),
-  });
-  return { name: row.name, csv };
 };

@@ -13,9 +13,10 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { TtlCache } from '../../platform/ttl-cache';
-import { assertWithinLimit } from '../billing/limits';
+import { assertWithinLimit } from '../connections/limits';
 import { findAgentInSubaccount } from '../connections/repo';
 import { connections } from '../connections/schema';
+import { resumeHeld } from './campaign-rounds';
 import { claimingAccount, instagramColumns, instagramView, metaTransportOf, verifiedInstagram } from './instagram';
 import { messagingSandboxOn, requireCredentials, SandboxOffTransport, shownState } from './sandbox-mode';
 import { SANDBOX_SENDER, SandboxTransport } from './sandbox-transport';
@@ -104,12 +105,12 @@ export const getChannel = async (deps: Deps, subaccountId: string, connectionId:
   toView(deps, await ownedChannel(deps.db, subaccountId, connectionId));
 
 const transports = new TtlCache<ChannelTransport>(60_000, 2000);
-const sandbox = new SandboxTransport();
 const sandboxOff = new SandboxOffTransport();
 
 /** The transport a channel sends with (cached per saved version of its settings). */
 export const transportOf = (deps: Deps, account: AccountRow): ChannelTransport => {
-  if (account.transport === 'sandbox') return messagingSandboxOn(deps.env) ? sandbox : sandboxOff;
+  if (account.transport === 'sandbox')
+    return messagingSandboxOn(deps.env) ? new SandboxTransport(deps.db, account.connectionId) : sandboxOff;
   const key = `${account.connectionId}:${account.updatedAt.getTime()}`;
   const hit = transports.get(key);
   if (hit) return hit;
@@ -136,12 +137,24 @@ export const transportOf = (deps: Deps, account: AccountRow): ChannelTransport =
 /**
  * The provider refused the stored credentials (an expired page token, a revoked auth token): the
  * connection shows the error state with the code and its action until new credentials are saved.
+ * With `settingsOf` (the account's `updatedAt` the refused send used), settings saved since then
+ * are not marked: new credentials may have arrived while the refused send was on its way.
  */
-export const markChannelError = async (deps: Deps, connectionId: string, error: { code: string; message: string }) => {
+export const markChannelError = async (
+  deps: Deps,
+  connectionId: string,
+  error: { code: string; message: string },
+  settingsOf?: Date,
+) => {
   await deps.db
     .update(channelAccounts)
     .set({ status: 'error', statusCode: error.code, statusMessage: error.message.slice(0, 500) })
-    .where(eq(channelAccounts.connectionId, connectionId));
+    .where(
+      and(
+        eq(channelAccounts.connectionId, connectionId),
+        settingsOf ? eq(channelAccounts.updatedAt, settingsOf) : undefined,
+      ),
+    );
 };
 
 /** The secret that signs this connection's webhooks (Twilio auth token, Meta app secret), or null (sandbox, or an API key without it). */
@@ -261,5 +274,7 @@ export const updateChannel = async (
         .where(eq(channelAccounts.connectionId, connectionId));
     }),
   );
+  // Credentials checked and saved: campaigns held because the provider refused the old ones go on.
+  if (input.twilio) await resumeHeld(deps, 'auth_failed', connectionId);
   return getChannel(deps, subaccountId, connectionId);
 };

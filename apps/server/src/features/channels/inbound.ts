@@ -8,11 +8,12 @@ import {
   WHATSAPP_PART_LIMIT,
 } from '@switchboard/core';
 import { and, desc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { enqueueJob, registerJobHandler } from '../../platform/jobs';
-import { answerVisitor, VISITOR_UNAVAILABLE } from '../billing/channel-gate';
+import { defineJob, enqueueJob } from '../../platform/jobs';
+import { answerVisitor, VISITOR_UNAVAILABLE } from '../connections/visitor-gate';
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
 import { getSmsSettings } from '../theme/service';
@@ -259,11 +260,14 @@ const tellUnavailable = async (deps: Deps, channel: Channel, phone: string) => {
   return queued.length > 0;
 };
 
-export const registerInboundJob = () =>
-  registerJobHandler(CHANNEL_INBOUND_JOB, async (deps, job) => {
-    const payload = job.payload as { messageId: string; optOutType?: string | null };
-    return answerInbound(deps, payload.messageId, payload.optOutType ?? null);
-  });
+/** Answers an inbound message: the person who wrote is waiting, so it runs first in its queue. */
+export const channelInboundJob = defineJob({
+  type: CHANNEL_INBOUND_JOB,
+  queue: 'messages',
+  priority: 10,
+  schema: z.object({ messageId: z.string(), optOutType: z.string().nullish() }),
+  handler: (deps, job) => answerInbound(deps, job.payload.messageId, job.payload.optOutType ?? null),
+});
 
 const STATUS_ORDER = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'read'];
 

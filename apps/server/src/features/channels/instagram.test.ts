@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import {
   type GraphStub,
   startGraphStub,
@@ -16,7 +17,6 @@ import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
 import { connections } from '../connections/schema';
 import { threads } from '../conversations/schema';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 import { findChannel } from './connections';
 import { queueOutbound } from './outbound';
 import { channelAccounts, channelMessages } from './schema';

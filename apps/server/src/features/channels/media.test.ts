@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartUpload } from '../../testing/multipart';
 import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
-import { seedAgency } from '../tenancy/seed';
 import { sniffMediaType } from './media';
 import { channelMessages } from './schema';
 

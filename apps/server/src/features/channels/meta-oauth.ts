@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/deps';
 import { metaOauthEnabled } from '../../platform/env';
 import { AppError } from '../../platform/errors';
 import { newId, newToken } from '../../platform/ids';
-import { assertWithinLimit } from '../billing/limits';
+import { assertWithinLimit } from '../connections/limits';
 import { findAgentInSubaccount } from '../connections/repo';
 import { connections } from '../connections/schema';
 import { findChannel, markChannelError } from './connections';

@@ -1,10 +1,13 @@
 import { reachesOutside, type TChannelType, type TOrigin } from '@switchboard/core';
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { enqueueJob, RetryableJobError, registerJobHandler } from '../../platform/jobs';
+import { defineJob, enqueueJob, RetryableJobError } from '../../platform/jobs';
+import { isConnectionPaused } from '../connections/pauses';
+import { channelEvents } from './channel-events';
 import { type Channel, findChannel, markChannelError, transportOf, webhookUrlOf } from './connections';
 import { refuseSandboxOff } from './sandbox-mode';
 import { channelMessages } from './schema';
@@ -20,8 +23,7 @@ const SEND_ATTEMPTS = 6;
  */
 export const WHATSAPP_WINDOW_MS = 24 * 3_600_000;
 
-/** Live events of a connection's messages (the sandbox phone, the campaign figures). */
-export const channelEvents = (connectionId: string) => `channel:${connectionId}:messages`;
+export { channelEvents };
 
 export type MessageRow = typeof channelMessages.$inferSelect;
 
@@ -56,6 +58,9 @@ export const insideWhatsappWindow = async (deps: Deps, connectionId: string, pho
 
 export const SESSION_EXPIRED_MESSAGE =
   'The 24-hour WhatsApp window with this contact has closed. Send an approved template instead.';
+/** Why a message queued for a channel paused in Launch was not sent. */
+export const PAUSED_CHANNEL_MESSAGE =
+  'This channel is paused in Launch: nothing is sent from it until it is activated again.';
 export const INSTAGRAM_WINDOW_MESSAGE =
   "Meta's 24-hour messaging window with this contact has closed: Instagram accepts a message again once they write.";
 
@@ -142,6 +147,15 @@ const updateMessage = async (deps: Deps, row: MessageRow, values: Partial<Messag
 export const sendStored = async (deps: Deps, channel: Channel, row: MessageRow, options: { keywordReply: boolean }) => {
   if (row.status !== 'queued' && row.status !== 'sending') return;
   const type = channel.connection.type;
+  // A paused channel sends nothing: an answer queued before the pause is not sent after it.
+  if (await isConnectionPaused(deps, channel.connection.id)) {
+    await updateMessage(deps, row, {
+      status: 'failed',
+      errorCode: 'CONNECTION_INACTIVE',
+      errorMessage: PAUSED_CHANNEL_MESSAGE,
+    });
+    return;
+  }
   // The suppression list is asked at the send, so an opt-out that arrived after the message was
   // queued still stops it.
   if (!options.keywordReply && (await isSuppressed(deps.db, channel, row.contactPhone))) {
@@ -167,6 +181,7 @@ export const sendStored = async (deps: Deps, channel: Channel, row: MessageRow, 
       contentSid: row.contentSid,
       contentVariables: row.contentVariables,
       statusCallback: channel.account.transport === 'twilio' ? webhookUrlOf(deps, channel.connection.id) : undefined,
+      idempotencyKey: `${row.idempotencyKey ?? row.id}:${row.attempts + 1}`,
     });
     await updateMessage(deps, row, { status: result.status, providerSid: result.providerSid, sentAt: new Date() });
   } catch (error) {
@@ -191,9 +206,18 @@ export const sendStored = async (deps: Deps, channel: Channel, row: MessageRow, 
   }
 };
 
-export const registerChannelSendJob = () =>
-  registerJobHandler(CHANNEL_SEND_JOB, async (deps, job) => {
-    const payload = job.payload as { connectionId: string; messageIds: string[]; keywordReply?: boolean };
+/** Sends stored outbound messages (an agent's or a person's reply, in parts) in order. */
+export const channelSendJob = defineJob({
+  type: CHANNEL_SEND_JOB,
+  queue: 'messages',
+  priority: 5,
+  schema: z.object({
+    connectionId: z.string(),
+    messageIds: z.array(z.string()),
+    keywordReply: z.boolean().optional(),
+  }),
+  handler: async (deps, job) => {
+    const payload = job.payload;
     const channel = await findChannel(deps.db, payload.connectionId);
     if (!channel) return { skipped: 'connection deleted' };
     const rows = await deps.db.select().from(channelMessages).where(inArray(channelMessages.id, payload.messageIds));
@@ -217,7 +241,8 @@ export const registerChannelSendJob = () =>
       }
     }
     return { sent: payload.messageIds.length };
-  });
+  },
+});
 
 /**
  * A person's answer from the inbox, for an SMS, WhatsApp or Instagram thread: refused before
@@ -228,6 +253,8 @@ export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone
   const channel = await findChannel(deps.db, connectionId);
   if (!channel || !phone) return null;
   refuseSandboxOff(deps.env, channel.account.transport);
+  if (await isConnectionPaused(deps, channel.connection.id))
+    throw new AppError('CONNECTION_INACTIVE', PAUSED_CHANNEL_MESSAGE, { reason: 'connection_paused' });
   const closed = windowMessage(channel.connection.type, null);
   if (closed && !(await insideWhatsappWindow(deps, channel.connection.id, phone)))
     throw new AppError('SESSION_EXPIRED', closed);

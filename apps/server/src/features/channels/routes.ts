@@ -38,9 +38,9 @@ import { openSse } from '../widget/sse';
 import * as channels from './connections';
 import * as contactService from './contacts';
 import { importContacts, previewImport } from './contacts-import';
-import { receiveInbound, registerInboundJob } from './inbound';
+import { receiveInbound } from './inbound';
 import { readMedia, storeMedia } from './media';
-import { channelEvents, listMessages, registerChannelSendJob } from './outbound';
+import { channelEvents, listMessages } from './outbound';
 import { requireE164 } from './phone';
 import { refuseSandboxOff } from './sandbox-mode';
 
@@ -98,8 +98,6 @@ const uploadedFile = async (request: FastifyRequest) => {
 /** SMS, WhatsApp and Instagram connections, the sandbox phone, contacts and the messaging profile. */
 export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
-  registerChannelSendJob();
-  registerInboundJob();
   await app.register(fastifyMultipart, { limits: { fileSize: CONTACT_IMPORT_MAX_BYTES + 1, files: 1, fields: 5 } });
 
   app.get(

@@ -193,6 +193,14 @@ export const campaigns = pgTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     quietStart: text('quiet_start'),
     quietEnd: text('quiet_end'),
+    /**
+     * Why a paused campaign was paused when the agency did not pause it: its channel is paused in
+     * Launch (channel_paused), the provider refused the credentials (auth_failed) or its dispatch
+     * failed for good (dispatch_failed); with the error code and message the report shows.
+     */
+    holdReason: text('hold_reason', { enum: ['channel_paused', 'auth_failed', 'dispatch_failed'] }),
+    holdCode: text('hold_code'),
+    holdMessage: text('hold_message'),
     /** Bumped on every start or resume: the idempotency key of that dispatch job. */
     dispatchRound: integer('dispatch_round').notNull().default(0),
     /** The last contact id written as a recipient; null once every recipient is written. */
@@ -202,7 +210,11 @@ export const campaigns = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (table) => [index('campaigns_connection_idx').on(table.connectionId, table.createdAt)],
+  (table) => [
+    index('campaigns_connection_idx').on(table.connectionId, table.createdAt),
+    // The campaign watch reads the campaigns under way.
+    index('campaigns_active_idx').on(table.status).where(sql`${table.status} IN ('sending', 'paused')`),
+  ],
 );
 
 export const campaignRecipients = pgTable(
@@ -214,7 +226,11 @@ export const campaignRecipients = pgTable(
       .references(() => campaigns.id, { onDelete: 'cascade' }),
     contactId: text('contact_id').notNull(),
     phone: text('phone').notNull(),
-    /** queued, sending, sent, delivered, failed, skipped */
+    /**
+     * queued, sending, sent, delivered, failed, skipped, or unconfirmed: a send in doubt (its run
+     * stopped between the provider call and the outcome) that could not be reconciled with the
+     * provider; "Retry unsent" reconciles it again.
+     */
     status: text('status').notNull().default('queued'),
     messageId: text('message_id'),
     errorCode: text('error_code'),
@@ -223,6 +239,13 @@ export const campaignRecipients = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** The dispatch run (job id # attempt) that claimed it while `sending`. */
     claimedBy: text('claimed_by'),
+    /** When the last claim was made: reconciliation looks for the provider's messages from then on. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /**
+     * The idempotency key of the send in progress (recipient id : attempt), stored with the claim
+     * before the provider call and sent with it.
+     */
+    sendKey: text('send_key'),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
@@ -235,6 +258,22 @@ export const campaignRecipients = pgTable(
     index('campaign_recipients_due_idx').on(table.campaignId, table.status, table.nextAttemptAt),
     index('campaign_recipients_phone_idx').on(table.phone, table.sentAt),
   ],
+);
+
+/**
+ * The sandbox transport's own log of what it sent, by idempotency key: a run stopped between the
+ * send and its outcome is reconciled against it as a Twilio run is against Twilio's message list.
+ */
+export const channelSandboxLog = pgTable(
+  'channel_sandbox_log',
+  {
+    idempotencyKey: text('idempotency_key').primaryKey(),
+    connectionId: text('connection_id').notNull(),
+    contactPhone: text('contact_phone').notNull(),
+    providerSid: text('provider_sid').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('channel_sandbox_log_created_idx').on(table.createdAt)],
 );
 
 const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({

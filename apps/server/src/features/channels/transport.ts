@@ -16,6 +16,26 @@ export interface OutboundMessage {
   contentVariables?: Record<string, string> | null;
   /** Where delivery reports go (the connection's webhook URL). */
   statusCallback?: string;
+  /**
+   * This send's idempotency key, stored before the call. Twilio's Messages API has no idempotency
+   * on create: the key travels in a header all the same, and reconciliation finds what was sent.
+   */
+  idempotencyKey?: string;
+}
+
+/** A send whose outcome was never stored (its run stopped after the provider call, or the answer was lost). */
+export interface SendInDoubt {
+  /** How the answer names it (the campaign recipient). */
+  id: string;
+  /** The idempotency key it was sent with (null for sends made before keys were stored). */
+  key: string | null;
+  channel: TChannelType;
+  to: string;
+  body: string;
+  /** A WhatsApp template send: the provider's text is the approved template's, not ours. */
+  template: boolean;
+  /** When the send was claimed: the provider's message, if any, is not older. */
+  since: Date;
 }
 
 export interface SendResult {
@@ -28,6 +48,12 @@ export interface ChannelTransport {
   send(message: OutboundMessage): Promise<SendResult>;
   /** A cheap authenticated call that proves the credentials work (TWILIO_AUTH_FAILED / META_AUTH_FAILED otherwise). */
   verify(): Promise<void>;
+  /**
+   * Which of these sends in doubt reached the provider, by id, with the provider's id; `knownSids`
+   * are the provider ids already stored, never taken for a send in doubt. Throws a TransportError
+   * when the provider cannot be asked. Absent where campaigns do not run (Instagram).
+   */
+  findSent?(sends: SendInDoubt[], knownSids: Set<string>): Promise<Map<string, SendResult>>;
 }
 
 /**
@@ -41,6 +67,8 @@ export class TransportError extends Error {
   readonly errorCode: string | null;
   readonly retryAfterMs: number | null;
   readonly authFailed: boolean;
+  /** The request may have reached the provider before it failed (a timeout, a reset): the send is in doubt. */
+  readonly maybeSent: boolean;
 
   constructor(
     message: string,
@@ -50,6 +78,7 @@ export class TransportError extends Error {
       errorCode?: string | null;
       retryAfterMs?: number | null;
       authFailed?: boolean;
+      maybeSent?: boolean;
     },
   ) {
     super(message);
@@ -59,5 +88,6 @@ export class TransportError extends Error {
     this.errorCode = options.errorCode ?? null;
     this.retryAfterMs = options.retryAfterMs ?? null;
     this.authFailed = options.authFailed ?? false;
+    this.maybeSent = options.maybeSent ?? false;
   }
 }

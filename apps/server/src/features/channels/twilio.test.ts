@@ -1,13 +1,13 @@
 import { and, count, eq } from 'drizzle-orm';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { startTwilioStub, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type TwilioStub } from '../../testing/twilio-stub';
 import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
 import { connections } from '../connections/schema';
 import { threads } from '../conversations/schema';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 import { channelAccounts, channelMessages, channelSuppressions } from './schema';
 
 const PUBLIC_URL = 'https://switchboard.example.com';

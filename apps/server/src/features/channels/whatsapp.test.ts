@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { startTwilioStub, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type TwilioStub } from '../../testing/twilio-stub';
 import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
 import { threads } from '../conversations/schema';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 import { channelMessages } from './schema';
 
 const PUBLIC_URL = 'https://switchboard.example.com';

@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { registerConnectIdPrefix } from '../../platform/connect-id';
 import { fromParam, type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
-import { widgetIdentitySecret } from '../widget/identity';
+import { widgetIdentitySecret } from './identity-secret';
 import * as repo from './repo';
 import * as service from './service';
 

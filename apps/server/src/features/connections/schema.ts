@@ -1,6 +1,6 @@
 import type { WidgetSettings } from '@switchboard/core';
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { subaccounts } from '../tenancy/schema';
+import { subaccounts, users } from '../tenancy/schema';
 
 /**
  * A channel connection of a sub-account: a website widget, a website block, an SMS or a WhatsApp
@@ -46,4 +46,23 @@ export const widgetCounters = pgTable(
     primaryKey({ columns: [table.key, table.window] }),
     index('widget_counters_expires_idx').on(table.expiresAt),
   ],
+);
+
+/**
+ * Channel connections an agency paused from Launch: while a row exists every public way into the
+ * connection (widget, website block, SMS, WhatsApp and Instagram messages) answers
+ * CONNECTION_INACTIVE and nothing is sent from it (campaigns wait, queued answers are not sent).
+ * Resuming deletes the row.
+ */
+export const connectionPauses = pgTable(
+  'connection_pauses',
+  {
+    connectionId: text('connection_id')
+      .primaryKey()
+      .references(() => connections.id, { onDelete: 'cascade' }),
+    subaccountId: text('subaccount_id').notNull(),
+    pausedBy: text('paused_by').references(() => users.id, { onDelete: 'set null' }),
+    pausedAt: timestamp('paused_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('connection_pauses_subaccount_idx').on(table.subaccountId)],
 );

@@ -12,8 +12,8 @@ import type { Db } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { assertWithinLimit } from '../billing/limits';
 import { replyAsAgent } from '../conversations/reply';
+import { assertWithinLimit } from './limits';
 import * as repo from './repo';
 import { connections } from './schema';
 

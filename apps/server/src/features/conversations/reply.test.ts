@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
-import { seedAgency } from '../tenancy/seed';
 import { replyAsAgent } from './reply';
 import { getThreadWithMessages, setThreadHandler } from './repo';
 

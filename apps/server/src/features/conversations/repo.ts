@@ -2,10 +2,10 @@ import { originOfChannel, type TChannel, type TMessageView, type TOrigin, type T
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type Deps, embeddedDatabase } from '../../platform/deps';
+import { publish } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { TtlCache } from '../../platform/ttl-cache';
-import { announceMessage } from '../webhooks/conversation-events';
 import { writeMessage } from './message-writer';
 import { type MessageSource, type MessageToolCall, messages, threads } from './schema';
 
@@ -108,7 +108,7 @@ export const nextMessageTime = () => {
   return new Date(lastTime);
 };
 
-/** Stores a message, updates the thread summary and publishes it on the event bus. */
+/** Stores a message, updates the thread summary, publishes it on the event bus and as `message.stored`. */
 export const storeMessage = async (
   deps: Deps,
   input: {
@@ -184,7 +184,8 @@ export const storeMessage = async (
   await Promise.all([
     deps.bus.publish(threadChannel(input.threadId), payload),
     deps.bus.publish(conversationsChannel(input.subaccountId), payload),
-    announceMessage(deps, {
+    // Its reactions (the webhooks' events) are not the message: a failure is logged, not thrown.
+    publish(deps, 'message.stored', {
       subaccountId: input.subaccountId,
       threadId: input.threadId,
       origin: input.origin,

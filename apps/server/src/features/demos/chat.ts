@@ -1,7 +1,7 @@
 import { DEMO_HISTORY_MAX, DEMO_MESSAGES, type TDemoChatRequest, type TDemoChatResponse } from '@switchboard/core';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
-import { answerVisitor } from '../billing/channel-gate';
+import { answerVisitor } from '../connections/visitor-gate';
 import { replyAsAgent } from '../conversations/reply';
 import { findThread } from '../conversations/repo';
 import * as repo from './repo';

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
 import { seedPlan } from '../billing/seed';
 import { setThreadHandler } from '../conversations/repo';
 import { messages, threads } from '../conversations/schema';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { demos } from './schema';
 
 let t: TestApp;

@@ -1,8 +1,7 @@
 import type { TDemoSettings, TDemoType } from '@switchboard/core';
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { agents } from '../agents/schema';
-import { users } from '../auth/schema';
-import { accounts, subaccounts } from '../tenancy/schema';
+import { accounts, subaccounts, users } from '../tenancy/schema';
 
 /** A demo: an agent (build) presented to a client behind a public share link with a request limit. */
 export const demos = pgTable(

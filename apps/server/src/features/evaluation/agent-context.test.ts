@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../platform/ids';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { startPayload, testQuestion, useCompatibleProvider } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
 import { insertAgent } from '../agents/repo';
 import { replyAsAgent } from '../conversations/reply';
 import { knowledgeChunks, knowledgeDocuments } from '../knowledge/schema';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { evaluationConversations, evaluationRuns } from './schema';
 import { caseFromMessages } from './test-cases';
 

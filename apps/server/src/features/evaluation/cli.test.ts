@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newId } from '../../platform/ids';
+import { seedAgency } from '../../seed';
 import { testQuestion, useCompatibleProvider } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
 import { insertAgent } from '../agents/repo';
 import { createApiKey } from '../api-keys/service';
-import { seedAgency } from '../tenancy/seed';
 import { createTemplate } from './templates';
 
 const CLI = path.resolve(__dirname, '../../../../../scripts/cli.mjs');

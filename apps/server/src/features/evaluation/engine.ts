@@ -7,11 +7,12 @@ import {
   type TRunProgress,
   ZAi1Config,
 } from '@switchboard/core';
+import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
+import { publish } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { registerJobHandler } from '../../platform/jobs';
-import { emitWebhookEvent } from '../webhooks/deliveries';
+import { continueLater, defineJob } from '../../platform/jobs';
 import { agentBrief, formatAgentBrief } from './agent-brief';
 import { type ConversationProgress, type RunContext, runConversation, type WorkItem } from './conversation';
 import { parseModelChoice } from './models';
@@ -91,7 +92,23 @@ const targetOf = (run: repo.RunRow, payload: TEvaluationStartPayload): RunContex
  * publishes it on the run's channel. Safe to re-run after a crash: rows are unique per
  * (run, question, variation) and a duplicate insert is ignored.
  */
-export const runEvaluation = async (deps: Deps, runId: string) => {
+/** A job of a run starts no new conversation after this long: it hands the rest back to the queue. */
+export const EVALUATION_STEP_MS = 60_000;
+/** How often a running step reads its run's status, so a cancel reaches it from any process. */
+const STATUS_CHECK_MS = 1_000;
+
+export interface RunStep {
+  /** The job's signal: aborted when the process stops; the step then starts nothing new. */
+  signal?: AbortSignal;
+  stepMs?: number;
+}
+
+/**
+ * Runs the conversations of a run that are not stored yet, for one step: conversations in flight
+ * finish and are stored, then, with work left, the rest is handed back to the queue.
+ */
+export const runEvaluation = async (deps: Deps, runId: string, step: RunStep = {}) => {
+  const stepEnds = Date.now() + (step.stepMs ?? EVALUATION_STEP_MS);
   const row = await repo.findRun(deps.db, runId);
   if (!row || ['completed', 'failed', 'cancelled'].includes(row.status)) return { skipped: true };
   const started = await repo.moveRun(deps.db, runId, ['queued', 'running'], {
@@ -118,6 +135,20 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
     const status = (event as TRunEvent).run?.status;
     if (status === 'cancelled' || status === 'failed') controller.abort(new Error(`Run ${status}`));
   });
+  // The bus carries a cancel at once (across processes with Redis); the database, read about
+  // once a second, carries it without Redis too.
+  let checkedAt = Date.now();
+  const checkStatus = async () => {
+    if (Date.now() - checkedAt < STATUS_CHECK_MS || controller.signal.aborted) return;
+    checkedAt = Date.now();
+    const current = await repo.findRun(deps.db, runId);
+    if (current && current.status !== 'running') controller.abort(new Error(`Run ${current.status}`));
+  };
+  let handedBack = false;
+  const stepOver = () => {
+    if (step.signal?.aborted || Date.now() > stepEnds) handedBack = true;
+    return handedBack;
+  };
   const ctx: RunContext = {
     deps,
     runId,
@@ -152,10 +183,16 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
   // so once a run proves offline, two workers carry on.
   let offline = false;
   const worker = async (_: unknown, index: number) => {
-    for (let item = next(); item && !controller.signal.aborted; item = offline && index >= 2 ? undefined : next()) {
+    for (
+      let item = stepOver() ? undefined : next();
+      item && !controller.signal.aborted;
+      item = (offline && index >= 2) || stepOver() ? undefined : next()
+    ) {
       // Yield to the event loop: with in-process answers (the offline model, PGlite) a run can
       // otherwise proceed on microtasks alone and starve every other request until it ends.
       await new Promise((resolve) => setImmediate(resolve));
+      await checkStatus();
+      if (controller.signal.aborted) return;
       let record: Parameters<typeof repo.insertConversation>[1];
       const base = {
         id: newId('evaluationConversation'),
@@ -248,6 +285,7 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
     return { status: 'failed' };
   }
   if (controller.signal.aborted) return { status: 'cancelled' };
+  if (handedBack && next()) return continueLater();
   const completed = await repo.moveRun(deps.db, runId, ['running'], { status: 'completed', finishedAt: new Date() });
   if (completed) {
     await publishRun(deps, runId, { type: 'status', run: repo.toRunView(completed, progress()) });
@@ -256,38 +294,25 @@ export const runEvaluation = async (deps: Deps, runId: string) => {
   return { status: completed ? 'completed' : 'stopped', done, passed };
 };
 
-/**
- * The `evaluation.completed` webhook event of a run that finished or failed. It is the agency's own
- * notice about its run, not something the run's conversations did, so it goes out as live; the
- * run's turns carry the evaluation origin and announce nothing.
- */
+/** Tells what reacts (the `evaluation.completed` webhook event) that a run completed or failed. */
 const announceRun = (deps: Deps, run: repo.RunRow, progress: TRunProgress) =>
-  emitWebhookEvent(
-    deps,
-    run.subaccountId,
-    'evaluation.completed',
-    {
-      runId: run.id,
-      evaluationId: run.evaluationId,
-      name: run.name,
-      agentId: run.agentId,
-      status: run.status,
-      offline: run.offline,
-      testingModel: run.testingModel,
-      error: run.error,
-      total: progress.total,
-      passed: progress.passed,
-      failed: progress.failed,
-      errors: progress.errors,
-      passRate: progress.passRate,
-    },
-    'live',
-  );
-
-export const registerEvaluationJobs = () => {
-  registerJobHandler(EVALUATION_JOB, async (deps, job) => {
-    const runId = (job.payload as { runId?: string } | null)?.runId;
-    if (!runId) throw new Error('The evaluation job has no run id');
-    return runEvaluation(deps, runId);
+  publish(deps, 'evaluation.finished', {
+    subaccountId: run.subaccountId,
+    runId: run.id,
+    evaluationId: run.evaluationId,
+    name: run.name,
+    agentId: run.agentId,
+    status: run.status,
+    offline: run.offline,
+    testingModel: run.testingModel,
+    error: run.error,
+    progress,
   });
-};
+
+/** Runs an evaluation's conversations and checks. */
+export const evaluationJob = defineJob({
+  type: EVALUATION_JOB,
+  queue: 'evaluation',
+  schema: z.object({ runId: z.string() }),
+  handler: (deps, job) => runEvaluation(deps, job.payload.runId, { signal: job.signal }),
+});

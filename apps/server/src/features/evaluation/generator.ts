@@ -8,10 +8,11 @@ import {
   ZGeneratedQuestionBatch,
 } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { enqueueJob, registerJobHandler } from '../../platform/jobs';
+import { defineJob, enqueueJob } from '../../platform/jobs';
 import { findAgent } from '../agents/repo';
 import { runModel } from '../llm/gateway';
 import { hasUsableKey, noApiKeyError } from '../llm/models';
@@ -183,10 +184,10 @@ const generate = async (
   }
 };
 
-export const registerQuestionJobs = () => {
-  registerJobHandler(QUESTION_JOB, async (deps, job) => {
-    const generationId = (job.payload as { generationId?: string } | null)?.generationId;
-    if (!generationId) throw new Error('The question job has no generation id');
-    return generate(deps, job, generationId);
-  });
-};
+/** Writes test questions while the person waits on the evaluation screen. */
+export const questionJob = defineJob({
+  type: QUESTION_JOB,
+  queue: 'interactive',
+  schema: z.object({ generationId: z.string() }),
+  handler: (deps, job) => generate(deps, job, job.payload.generationId),
+});

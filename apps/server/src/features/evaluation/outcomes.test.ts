@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { startPayload, testQuestion, useCompatibleProvider } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
 import { subaccounts } from '../tenancy/schema';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { evaluationConversations, evaluationRuns } from './schema';
 
 /**

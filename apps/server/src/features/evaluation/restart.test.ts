@@ -8,10 +8,10 @@ import type { Deps } from '../../platform/deps';
 import { loadEnv } from '../../platform/env';
 import { startJobWorkers } from '../../platform/jobs';
 import { closeDeps, createDeps } from '../../platform/runtime';
+import { seedAgency } from '../../seed';
 import { startPayload, testQuestion, useCompatibleProvider } from '../../testing/fixtures';
 import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
 import { createSession, SESSION_COOKIE } from '../auth/session';
-import { seedAgency } from '../tenancy/seed';
 import { evaluationConversations, evaluationRuns } from './schema';
 
 let dataDir: string;

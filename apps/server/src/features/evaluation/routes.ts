@@ -23,9 +23,8 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { callerOf, fromCurrentSubaccount, publicAccess, subaccountAccess, tenantOf } from '../../platform/guard';
 import { secretLimit } from '../../platform/request-limits';
-import { registerEvaluationJobs } from './engine';
 import { resultsCsv, resultsReport } from './exports';
-import { getGeneration, registerQuestionJobs, startGeneration } from './generator';
+import { getGeneration, startGeneration } from './generator';
 import { listTestingModels } from './models';
 import * as repo from './repo';
 import * as service from './service';
@@ -47,8 +46,6 @@ const ZRunParams = z.object({ runId: z.string().max(64) });
 
 export const evaluationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
-  registerEvaluationJobs();
-  registerQuestionJobs();
 
   app.get(
     '/api/evaluation/models',

@@ -1,7 +1,6 @@
 import type { TTranscriptMessage } from '@switchboard/core';
 import { boolean, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema';
-import { accounts, subaccounts } from '../tenancy/schema';
+import { accounts, subaccounts, users } from '../tenancy/schema';
 
 /** Saved test settings of a sub-account (spec/evaluation.md section 3, Template). */
 export const evaluationTemplates = pgTable(

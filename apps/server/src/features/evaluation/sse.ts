@@ -31,6 +31,7 @@ export const runEventsRoute = (app: FastifyInstance, byRun: SubaccountResolver) 
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
+      app.lifecycle.holdEventStream(raw);
       let closed = false;
       const send = (event: TRunEvent) => {
         if (!closed) raw.write(`data: ${JSON.stringify(event)}\n\n`);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../platform/ids';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { testQuestion, useCompatibleProvider } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { evaluationTemplates } from './schema';
 
 let t: TestApp;

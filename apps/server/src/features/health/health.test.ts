@@ -1,10 +1,10 @@
 import { mcpToolNameOf } from '@switchboard/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { seedAgency } from '../../seed';
 import { useCompatibleProvider } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type HeldModel, startHeldModel } from '../../testing/held-model';
 import { seedAgent } from '../agents/seed';
-import { seedAgency } from '../tenancy/seed';
 
 /**
  * `/api/health` answers from the last background probe, not with a database round trip per call:

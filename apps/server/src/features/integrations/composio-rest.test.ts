@@ -1,9 +1,9 @@
 import type { TEnabledTool } from '@switchboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startComposioStub } from '../../testing/composio-stub';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { runAppTool } from '../agents/app-tools';
-import { seedAgency } from '../tenancy/seed';
 import * as repo from './repo';
 
 const KEY = 'composio-test-key';

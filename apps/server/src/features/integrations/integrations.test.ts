@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startPayload, testQuestion } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { runAppTool } from '../agents/app-tools';
 import { evaluationConversations, evaluationRuns } from '../evaluation/schema';
-import { seedAgency } from '../tenancy/seed';
 
 /** The done event of a streamed test-chat answer. */
 const doneOf = (body: string) => {

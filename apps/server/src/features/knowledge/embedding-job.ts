@@ -1,7 +1,8 @@
 import { and, asc, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../platform/deps';
-import { enqueueJob, RetryableJobError, registerJobHandler } from '../../platform/jobs';
+import { defineJob, enqueueJob, RetryableJobError } from '../../platform/jobs';
 import { findAgentCached } from '../agents/cache';
 import { embedderFor } from './embeddings';
 import { invalidateKnowledge } from './retrieve';
@@ -91,7 +92,10 @@ const embedPassages = async (deps: Deps, agentId: string) => {
   return { embedded, model: embedder.model };
 };
 
-export const registerEmbeddingJob = () =>
-  registerJobHandler(KNOWLEDGE_EMBED_JOB, (deps, job) =>
-    embedPassages(deps, (job.payload as { agentId: string }).agentId),
-  );
+/** Embeds an agent's passages that have no vector of its provider's model yet. */
+export const knowledgeEmbedJob = defineJob({
+  type: KNOWLEDGE_EMBED_JOB,
+  queue: 'knowledge',
+  schema: z.object({ agentId: z.string() }),
+  handler: (deps, job) => embedPassages(deps, job.payload.agentId),
+});

@@ -2,6 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { EMBEDDING_DIMENSIONS, type TProviderId } from '@switchboard/core';
 import { embedMany } from 'ai';
 import type { Deps } from '../../platform/deps';
+import { defineReaction } from '../../platform/domain-events';
 import { providerFetchFor } from '../../platform/outbound';
 import { TtlCache } from '../../platform/ttl-cache';
 import { providerCredentials } from '../llm/models';
@@ -56,5 +57,10 @@ export const embedderFor = (
 };
 
 /** Saving or removing a provider key drops the account's embedders with its other cached clients. */
-export const invalidateEmbedders = (accountId: string) =>
-  embedders.deleteWhere((key) => key.startsWith(`${accountId}:`));
+export const dropEmbeddersOnKeyChange = defineReaction({
+  event: 'provider_key.changed',
+  name: 'knowledge.drop-embedders',
+  handle: async (_deps, { accountId }) => {
+    embedders.deleteWhere((key) => key.startsWith(`${accountId}:`));
+  },
+});

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartUpload } from '../../testing/multipart';
 import { type OpenAiStub, startOpenAiStub } from '../../testing/openai-stub';
 import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
-import { seedAgency } from '../tenancy/seed';
 import { retrieveForAgent, retrieveKnowledge } from './retrieve';
 import { knowledgeChunks } from './schema';
 

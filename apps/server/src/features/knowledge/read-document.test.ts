@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { docxOf, lyingDocx, pdfOf } from '../../testing/compressed-files';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartUpload } from '../../testing/multipart';
 import { seedAgent } from '../agents/seed';
-import { seedAgency } from '../tenancy/seed';
 import { chunkText } from './chunk';
 import { DocumentRefusedError, readDocumentOffThread } from './extract';
 import { markdownToText } from './read-document';

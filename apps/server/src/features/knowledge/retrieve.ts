@@ -33,14 +33,33 @@ type AgentKnowledge = {
   vectors: { model: string; index: VectorIndex } | null;
   /** Passages without a vector of that model (new ones, or embedded by another model). */
   unindexed: number;
+  /** About what the above holds in memory. */
+  bytes: number;
+};
+
+/** Kept knowledge of all agents together stays under this (the least recently loaded goes first). */
+export const KNOWLEDGE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** About the memory an agent's loaded knowledge takes: its texts (two bytes a character), index and vectors. */
+const knowledgeBytes = (knowledge: Omit<AgentKnowledge, 'bytes'>): number => {
+  let bytes = knowledge.index.lengths.byteLength;
+  for (const row of knowledge.rows) bytes += 2 * (row.content.length + row.name.length + row.documentId.length) + 64;
+  for (const [term, posting] of knowledge.index.postings) {
+    bytes += 2 * term.length + posting.ids.byteLength + posting.tfs.byteLength + 96;
+  }
+  if (knowledge.vectors) bytes += knowledge.vectors.index.matrix.byteLength + knowledge.vectors.index.ids.byteLength;
+  return bytes;
 };
 
 /**
  * Each agent's chunks, their BM25 index and their embedding vectors, kept 30 s (uploads, removals
- * and indexing in this process invalidate). The indexes are built once per load, so a question
+ * and indexing in this process invalidate), at most 500 agents and KNOWLEDGE_CACHE_BYTES together. The indexes are built once per load, so a question
  * scores only the chunks holding its terms, and compares its vector with one array.
  */
-const chunksByAgent = new TtlCache<AgentKnowledge>(30_000, 500);
+const chunksByAgent = new TtlCache<AgentKnowledge>(30_000, 500, {
+  maxBytes: KNOWLEDGE_CACHE_BYTES,
+  sizeOf: (knowledge) => knowledge.bytes,
+});
 export const invalidateKnowledge = (agentId: string) => chunksByAgent.delete(agentId);
 
 export interface RetrievedExcerpt {
@@ -85,12 +104,13 @@ const loadKnowledge = (db: Db, agentId: string) =>
       ? rows.map((row) => (row.embeddingModel === model && row.embedding ? parseVectorText(row.embedding) : null))
       : [];
     const dims = vectors.find((vector) => vector)?.length ?? 0;
-    return {
+    const knowledge = {
       rows: rows.map(({ documentId, content, name }) => ({ documentId, content, name })),
       index: buildBm25Index(rows),
       vectors: model && dims ? { model, index: buildVectorIndex(vectors, dims) } : null,
       unindexed: rows.length - (model ? (counts.get(model) ?? 0) : 0),
     };
+    return { ...knowledge, bytes: knowledgeBytes(knowledge) };
   });
 
 /**

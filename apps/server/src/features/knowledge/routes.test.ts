@@ -1,11 +1,11 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartUpload } from '../../testing/multipart';
 import { seedAgent } from '../agents/seed';
 import { agentBrief } from '../evaluation/agent-brief';
-import { seedAgency } from '../tenancy/seed';
 import { invalidateKnowledge, retrieveKnowledge } from './retrieve';
 import { knowledgeChunks, knowledgeDocuments } from './schema';
 import { addDocument, CHUNKS_PER_STATEMENT } from './service';

@@ -13,7 +13,7 @@ import { subaccountAccess, tenantOf } from '../../platform/guard';
 import { withoutNul } from '../../platform/nul-input';
 import { findAgentCached } from '../agents/cache';
 import { fromAgentParam } from '../agents/routes';
-import { indexNewPassages, registerEmbeddingJob } from './embedding-job';
+import { indexNewPassages } from './embedding-job';
 import { searchStatus } from './retrieve';
 import { addDocument, addWebsite, deleteDocument, listDocuments, uploadFailure } from './service';
 
@@ -22,7 +22,6 @@ const ZParams = z.object({ agentId: z.string().max(64) });
 
 export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
-  registerEmbeddingJob();
   // New passages are queued for meaning search when the agent's provider has an embedding model.
   const indexLater = (agentId: string, reason: string) =>
     indexNewPassages(deps, agentId, reason).catch((error) =>

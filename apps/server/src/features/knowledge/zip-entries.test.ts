@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { deflatedEntry, deflatedRepeat, docxOf, lyingDocx, zipOf } from '../../testing/compressed-files';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartUpload } from '../../testing/multipart';
 import { seedAgent } from '../agents/seed';
-import { seedAgency } from '../tenancy/seed';
 import { knowledgeDocuments } from './schema';
 import { storedZip, UnpackLimitError, unzipWithin } from './zip-entries';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
 import { usageLogs } from '../billing/schema';
 import { connections } from '../connections/schema';
 import { messages, threads } from '../conversations/schema';
 import { evaluationConversations, evaluationRuns } from '../evaluation/schema';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 import { connectionDashboard } from './dashboard';
 
 let t: TestApp;

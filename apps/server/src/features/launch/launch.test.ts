@@ -1,12 +1,12 @@
 import { createStatusStore, type TLaunchResponse } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
 import { findChannel } from '../channels/connections';
 import { answerInbound, receiveInbound } from '../channels/inbound';
 import { connections } from '../connections/schema';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 
 let t: TestApp;
 let admin: string;

@@ -6,8 +6,8 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutboundFetch, outboundPolicy } from '../../platform/outbound';
+import { mapProviderError } from '../providers/errors';
 import { chatWireOf, MAX_ANSWER_BYTES } from './chat-wire';
-import { mapProviderError } from './errors';
 
 /**
  * The chat wire against a local server speaking OpenAI's chat completions over a real socket: it

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type OpenAiStub, startOpenAiStub } from '../../testing/openai-stub';
 import { seedAgent } from '../agents/seed';
@@ -10,9 +11,9 @@ import { debitUsages } from '../billing/ledger';
 import { usageLogs } from '../billing/schema';
 import { replyAsAgent } from '../conversations/reply';
 import { providerKeys } from '../providers/schema';
-import { seedAgency } from '../tenancy/seed';
 import { flushMetering } from './credits';
 import { runModel } from './gateway';
+import { providerCredentials } from './models';
 
 describe('LLM gateway against a local OpenAI-compatible stub', () => {
   let stub: OpenAiStub;
@@ -98,6 +99,20 @@ describe('LLM gateway against a local OpenAI-compatible stub', () => {
       'stub-large',
       'stub-small',
     ]);
+  });
+
+  it('uses a replaced key at once and knows a removed one is gone, without waiting for its cache', async () => {
+    const save = (apiKey: string) =>
+      t.app.inject({ method: 'PUT', url: providersUrl('openrouter'), headers: { cookie }, payload: { apiKey } });
+    const key = async () => (await providerCredentials(t.deps, accountId, 'openrouter'))?.apiKey ?? null;
+    expect(await key()).toBeNull();
+    expect((await save('sk-test-good-or-1')).statusCode).toBe(200);
+    expect(await key()).toBe('sk-test-good-or-1');
+    expect((await save('sk-test-good-or-2')).statusCode).toBe(200);
+    expect(await key()).toBe('sk-test-good-or-2');
+    const removed = await t.app.inject({ method: 'DELETE', url: providersUrl('openrouter'), headers: { cookie } });
+    expect(removed.statusCode).toBeLessThan(300);
+    expect(await key()).toBeNull();
   });
 
   it('answers a plain reply and meters it', async () => {

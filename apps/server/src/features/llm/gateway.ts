@@ -26,10 +26,10 @@ import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newKey } from '../../platform/ids';
 import { metrics } from '../../platform/metrics';
+import { mapProviderError } from '../providers/errors';
 import { listProviderKeys } from '../providers/repo';
 import { chatWireOf, type PlainCallResult } from './chat-wire';
 import { meter, releaseCredits, reserveCredits } from './credits';
-import { mapProviderError } from './errors';
 import { resolveModel } from './models';
 
 /**

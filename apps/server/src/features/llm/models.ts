@@ -5,6 +5,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { OFFLINE_MODEL_ID, type TProviderId } from '@switchboard/core';
 import { decryptSecret } from '../../platform/crypto';
 import type { Deps } from '../../platform/deps';
+import { defineReaction } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
 import { providerFetchFor } from '../../platform/outbound';
 import { TtlCache } from '../../platform/ttl-cache';
@@ -13,8 +14,15 @@ import { createOfflineModel } from './offline-model';
 
 /** Provider keys of accounts, kept 10 s (saving or removing a key in this process invalidates). */
 const keyRows = new TtlCache<{ row: ProviderKeyRow | null; apiKey: string }>(10_000);
-export const invalidateProviderKeys = (accountId: string) =>
-  keyRows.deleteWhere((key) => key.startsWith(`${accountId}:`));
+
+/** Saving or removing a key (providers publishes `provider_key.changed`) drops the account's keys. */
+export const dropKeysOnChange = defineReaction({
+  event: 'provider_key.changed',
+  name: 'llm.drop-provider-keys',
+  handle: async (_deps, { accountId }) => {
+    keyRows.deleteWhere((key) => key.startsWith(`${accountId}:`));
+  },
+});
 
 export interface ResolvedModel {
   model: LanguageModelV3;

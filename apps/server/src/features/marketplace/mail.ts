@@ -1,4 +1,4 @@
-import type { OutgoingMail } from '../auth/mailer';
+import type { OutgoingMail } from '../../platform/mailer';
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 

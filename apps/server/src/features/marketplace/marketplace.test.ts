@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { MARKETPLACE_AVATARS, MARKETPLACE_IMAGES } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outbox } from '../../platform/mail.schema';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { outbox } from '../auth/schema';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { marketplaceDailyCounts, marketplaceProjects } from './schema';
 
 const webPublic = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/public');

@@ -1,7 +1,7 @@
 import type { TProjectListQuery } from '@switchboard/core';
 import { and, count, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { users } from '../auth/schema';
+import { users } from '../tenancy/schema';
 import {
   marketplaceDailyCounts,
   marketplaceProjects,

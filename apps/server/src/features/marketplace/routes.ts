@@ -27,7 +27,7 @@ import {
 } from '../../platform/guard';
 import { originOf } from '../../platform/http';
 import { newSupportId } from '../../platform/ids';
-import type { Mailer } from '../auth/mailer';
+import type { Mailer } from '../../platform/mailer';
 import * as service from './service';
 
 const tags = ['marketplace'];

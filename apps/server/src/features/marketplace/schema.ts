@@ -1,7 +1,6 @@
 import type { TMarketplaceType, TPriceType, TProjectStatus } from '@switchboard/core';
 import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema';
-import { accounts } from '../tenancy/schema';
+import { accounts, users } from '../tenancy/schema';
 
 /** A marketplace project: an agency offer or a business request, visible to every signed-in user. */
 export const marketplaceProjects = pgTable(

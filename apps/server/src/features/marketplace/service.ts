@@ -11,7 +11,7 @@ import type { Deps } from '../../platform/deps';
 import { AppError, notFound } from '../../platform/errors';
 import type { Tenant } from '../../platform/guard';
 import { newId } from '../../platform/ids';
-import type { Mailer } from '../auth/mailer';
+import type { Mailer } from '../../platform/mailer';
 import type { Caller } from '../auth/session';
 import { assertMarketplaceAction, canTrade } from './access';
 import { projectResponseMail } from './mail';

@@ -4,13 +4,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { TAgent, TEnabledToolInput, TMcpServer } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type McpStub, startMcpStub } from '../../testing/mcp-stub';
 import { discoverAppTools, runAppTool } from '../agents/app-tools';
 import { seedAgent } from '../agents/seed';
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 
 let t: TestApp;
 let agency: SeededAgency;

@@ -4,13 +4,13 @@ import { OFFLINE_RULES, termFrequencies, terms } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../platform/ids';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { usageLogs } from '../billing/schema';
 import { messages, threads } from '../conversations/schema';
 import { evaluationConversations, evaluationRuns } from '../evaluation/schema';
 import { knowledgeChunks, knowledgeDocuments } from '../knowledge/schema';
 import { flushMetering } from '../llm/credits';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { mentorReviews } from './schema';
 
 const PROMPT = 'You help visitors of Harbor Dental with questions about treatments.';

@@ -1,8 +1,7 @@
 import type { MentorAgentFields, TMentorReviewInputs, TMentorSuggestion } from '@switchboard/core';
 import { boolean, index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
 import { agents } from '../agents/schema';
-import { users } from '../auth/schema';
-import { accounts, subaccounts } from '../tenancy/schema';
+import { accounts, subaccounts, users } from '../tenancy/schema';
 
 /**
  * An AI Mentor review of one agent: what it read, the model that wrote it, and its suggestions

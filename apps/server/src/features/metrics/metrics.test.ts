@@ -3,10 +3,10 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
+import { seedAgency } from '../../seed';
 import { openTestDeps, startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
 import { runModel } from '../llm/gateway';
-import { seedAgency } from '../tenancy/seed';
 
 const TOKEN = 'metrics-token-0123456789';
 const rootVersion = (

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
-import { seedAgency } from '../tenancy/seed';
 
 describe('OpenAI-compatible API with the official openai client', () => {
   let t: TestApp;

@@ -2,7 +2,7 @@ import type { TKeyedProviderId } from '@switchboard/core';
 import { APICallError } from 'ai';
 import type { Deps } from '../../platform/deps';
 import { providerFetchFor } from '../../platform/outbound';
-import { mapProviderError } from '../llm/errors';
+import { mapProviderError } from './errors';
 
 /** The cheap call that tests a key on save: the provider's model list. */
 export const fetchProviderModels = async (

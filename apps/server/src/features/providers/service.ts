@@ -8,11 +8,10 @@ import {
 import { and, eq } from 'drizzle-orm';
 import { encryptSecret, maskTail } from '../../platform/crypto';
 import type { Deps } from '../../platform/deps';
+import { publish } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { policyOf, vetUrlResolved } from '../../platform/outbound';
-import { invalidateEmbedders } from '../knowledge/embeddings';
-import { invalidateProviderKeys } from '../llm/models';
 import { fetchProviderModels } from './models-list';
 import { listProviderKeys } from './repo';
 import { providerKeys } from './schema';
@@ -63,8 +62,7 @@ export const saveProviderKey = async (
     .insert(providerKeys)
     .values({ id: newId('providerKey'), accountId, provider, ...values })
     .onConflictDoUpdate({ target: [providerKeys.accountId, providerKeys.provider], set: values });
-  invalidateProviderKeys(accountId);
-  invalidateEmbedders(accountId);
+  await publish(deps, 'provider_key.changed', { accountId });
   const views = await listProviders(deps, accountId);
   const view = views.find((item) => item.provider === provider);
   if (!view) throw new AppError('API_KEY_CONFIG_ERROR', 'The API key is not configured correctly.');
@@ -75,6 +73,5 @@ export const deleteProviderKey = async (deps: Deps, accountId: string, provider:
   await deps.db
     .delete(providerKeys)
     .where(and(eq(providerKeys.accountId, accountId), eq(providerKeys.provider, provider)));
-  invalidateProviderKeys(accountId);
-  invalidateEmbedders(accountId);
+  await publish(deps, 'provider_key.changed', { accountId });
 };

@@ -1,10 +1,10 @@
 import { MARKETPLACE_AVATARS, MARKETPLACE_IMAGES } from '@switchboard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../platform/ids';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
 import { threads } from '../conversations/schema';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 
 let t: TestApp;
 let agency: SeededAgency;

@@ -1,7 +1,7 @@
 import { ZCreateTicketRequest, ZPageQuery, ZTicket, ZTicketListResponse, ZVideoGuides } from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerOf, fromCurrentSubaccount, subaccountAccess, tenantOf, userAccess } from '../../platform/guard';
-import type { Mailer } from '../auth/mailer';
+import type { Mailer } from '../../platform/mailer';
 import * as service from './service';
 
 const tags = ['support'];

@@ -1,6 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema';
-import { accounts } from '../tenancy/schema';
+import { accounts, users } from '../tenancy/schema';
 
 export interface TicketContext {
   accountName: string;

@@ -3,7 +3,7 @@ import { count, desc, eq } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import type { Tenant } from '../../platform/guard';
 import { newId } from '../../platform/ids';
-import type { Mailer, OutgoingMail } from '../auth/mailer';
+import type { Mailer, OutgoingMail } from '../../platform/mailer';
 import type { Caller } from '../auth/session';
 import { currentPlan } from '../billing/account';
 import { lockAccount } from '../billing/ledger-repo';

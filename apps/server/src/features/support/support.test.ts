@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outbox } from '../../platform/mail.schema';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { outbox } from '../auth/schema';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { supportTickets } from './schema';
 import { ticketMail } from './service';
 

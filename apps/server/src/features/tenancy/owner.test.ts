@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, type SeededAgency, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { DEMO_AGENCY, type SeededAgency, seedAgency } from './seed';
 
 /** The agency's owner cannot be locked out; ownership moves only by the owner's own transfer. */
 let t: TestApp;

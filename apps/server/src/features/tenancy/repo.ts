@@ -3,8 +3,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { managedAccountIds, managesAccount } from '../../platform/account-scope';
 import { newId } from '../../platform/ids';
-import { users } from '../auth/schema';
-import { accounts, invites, memberships, subaccounts } from './schema';
+import { accounts, invites, memberships, subaccounts, users } from './schema';
 
 type DbOrTx = Db | Tx;
 

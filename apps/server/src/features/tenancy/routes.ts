@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { fromConnectId } from '../../platform/connect-id';
 import { callerOf, fromParam, subaccountAccess, tenantOf, userAccess } from '../../platform/guard';
 import { originOf } from '../../platform/http';
-import type { Mailer } from '../auth/mailer';
+import type { Mailer } from '../../platform/mailer';
 import * as service from './service';
 
 const tags = ['accounts'];

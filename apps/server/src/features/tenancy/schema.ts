@@ -1,5 +1,15 @@
 import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema';
+
+/** A person: signs in (auth), belongs to sub-accounts with a role (memberships), may own agencies. */
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull().default(''),
+  image: text('image'),
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+  emailConsent: boolean('email_consent').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** The agency: the billing entity that owns sub-accounts. */
 export const accounts = pgTable('accounts', {

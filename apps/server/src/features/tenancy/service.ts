@@ -1,14 +1,14 @@
 import { roleAtLeast, type TInviteMemberRequest, type TRole } from '@switchboard/core';
 import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
+import { publish } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
 import { publishMembershipChange } from '../../platform/guard';
 import { newId } from '../../platform/ids';
-import { inviteMail, type Mailer } from '../auth/mailer';
-import { users } from '../auth/schema';
-import { assertWithinLimit } from '../billing/limits';
+import type { Mailer } from '../../platform/mailer';
+import { inviteMail } from './mail';
 import * as repo from './repo';
-import { accounts, invites, memberships, subaccounts } from './schema';
+import { accounts, invites, memberships, subaccounts, users } from './schema';
 
 /**
  * The agencies and sub-accounts a user belongs to; for a caller with an API key, only the key's
@@ -32,8 +32,15 @@ export const createSubaccount = async (deps: Deps, userId: string, accountId: st
     throw new AppError('NOT_FOUND', 'Account not found');
   }
   const id = await deps.db.transaction(async (tx) => {
-    await assertWithinLimit(deps, accountId, 'subaccounts', { tx });
-    return repo.insertSubaccount(tx, { accountId, name, ownerUserId: account.ownerUserId, creatorUserId: userId });
+    const created = await repo.insertSubaccount(tx, {
+      accountId,
+      name,
+      ownerUserId: account.ownerUserId,
+      creatorUserId: userId,
+    });
+    // The plan's limit (billing) refuses one too many here: the transaction then rolls back.
+    await publish(deps, 'subaccount.created', { accountId, subaccountId: created }, tx);
+    return created;
   });
   const accounts = await repo.listAccountsForUser(deps.db, userId);
   const created = accounts.flatMap((item) => item.subaccounts).find((item) => item.id === id);

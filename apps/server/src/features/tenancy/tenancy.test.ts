@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, type SeededAgency, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { DEMO_AGENCY, type SeededAgency, seedAgency } from './seed';
 
 let t: TestApp;
 let agency: SeededAgency;

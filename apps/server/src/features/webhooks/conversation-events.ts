@@ -1,6 +1,7 @@
-import { originOfChannel, reachesOutside, type TOrigin, type TWebhookEventType } from '@switchboard/core';
+import { originOfChannel, reachesOutside, type TWebhookEventType } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
+import { type DomainEventPayload, defineReaction } from '../../platform/domain-events';
 import { TtlCache } from '../../platform/ttl-cache';
 import { threads } from '../conversations/schema';
 import { anyoneListens, emitWebhookEvent } from './deliveries';
@@ -78,14 +79,7 @@ const factsOf = (deps: Deps, threadId: string) =>
     return row ?? null;
   });
 
-export interface StoredMessageFacts {
-  subaccountId: string;
-  threadId: string;
-  /** The turn's origin: a test's messages announce nothing. */
-  origin: TOrigin;
-  message: { id: string; role: 'user' | 'assistant' | 'human'; content: string; model: string | null };
-  newThread?: { agentId: string; channel: string; contactIdentifier?: string | null };
-}
+type StoredMessageFacts = DomainEventPayload<'message.stored'>;
 
 /**
  * The webhook events of a stored chat message: conversation started, message received or sent,
@@ -128,6 +122,13 @@ export const announceMessage = async (deps: Deps, stored: StoredMessageFacts): P
   if (email || phone) await emit('lead.captured', { email, phone, name: null, source: 'chat' });
 };
 
+/** Conversations publish every stored message; its webhook events are announced here. */
+export const announceStoredMessage = defineReaction({
+  event: 'message.stored',
+  name: 'webhooks.announce-message',
+  handle: announceMessage,
+});
+
 /** A site identified its signed-in user to the widget: a lead with what it said of them. */
 export const announceIdentifiedLead = async (
   deps: Deps,
@@ -156,3 +157,10 @@ export const announceIdentifiedLead = async (
     origin,
   );
 };
+
+/** The widget publishes `lead.identified` when a site identifies its visitor. */
+export const announceIdentifiedVisitor = defineReaction({
+  event: 'lead.identified',
+  name: 'webhooks.announce-identified-lead',
+  handle: announceIdentifiedLead,
+});

@@ -7,6 +7,7 @@ import {
   WEBHOOK_TEST_EXAMPLE,
 } from '@switchboard/core';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Tx } from '../../db/client';
 import { decryptSecret } from '../../platform/crypto';
 import type { Deps } from '../../platform/deps';
@@ -14,11 +15,11 @@ import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import {
   backoffDelayMs,
+  defineJob,
   enqueueJob,
   type JobContext,
   parseRetryAfter,
   RetryableJobError,
-  registerJobHandler,
 } from '../../platform/jobs';
 import { BlockedAddressError, createOutboundFetch, type OutboundPolicy, policyOf } from '../../platform/outbound';
 import { disableEndpoint, findEndpoint, subscribersOf } from './endpoints';
@@ -26,7 +27,7 @@ import { webhookDeliveries, webhookEndpoints } from './schema';
 import { webhookHeaders } from './signing';
 
 const DELIVER_JOB = 'webhooks.deliver';
-/** Attempts of one delivery: about an hour of retries with the job runner's backoff (1 s … 15 min). */
+/** Attempts of one delivery: eleven waits of the job runner's backoff (1 s doubling to 15 min, with jitter). */
 const MAX_ATTEMPTS = 12;
 const TIMEOUT_MS = 10_000;
 /** The part of a receiver's answer kept in the delivery log. */
@@ -279,8 +280,8 @@ const pruneOldDeliveries = async (deps: Deps) => {
 };
 
 /** Runs one attempt of a delivery and records it; a temporary failure is retried by the job runner. */
-const deliver = async (deps: Deps, job: JobContext) => {
-  const { deliveryId } = job.payload as { deliveryId: string };
+const deliver = async (deps: Deps, job: JobContext<{ deliveryId: string }>) => {
+  const { deliveryId } = job.payload;
   await pruneOldDeliveries(deps);
   const [found] = await deps.db
     .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
@@ -323,4 +324,11 @@ const deliver = async (deps: Deps, job: JobContext) => {
   await record({ ...outcome, status: 'failed', nextAttemptAt: null });
 };
 
-export const registerWebhookJobs = () => registerJobHandler(DELIVER_JOB, deliver);
+/** One attempt of an outbound webhook delivery. */
+export const webhookDeliveryJob = defineJob({
+  type: DELIVER_JOB,
+  queue: 'webhooks',
+  schema: z.object({ deliveryId: z.string() }),
+  maxAttempts: MAX_ATTEMPTS,
+  handler: deliver,
+});

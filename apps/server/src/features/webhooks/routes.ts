@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromConnectId } from '../../platform/connect-id';
 import { publicAccess, subaccountAccess, tenantOf } from '../../platform/guard';
-import { listDeliveries, registerWebhookJobs, resendDelivery, sendTestEvent } from './deliveries';
+import { listDeliveries, resendDelivery, sendTestEvent } from './deliveries';
 import { createEndpoint, deleteEndpoint, endpointSecret, listEndpoints, updateEndpoint } from './endpoints';
 
 const tags = ['webhooks'];
@@ -38,7 +38,6 @@ const ZEventCatalogue = z.object({
  */
 export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
-  registerWebhookJobs();
   const admin = subaccountAccess('admin', fromConnectId());
   const base = '/api/connect/:connectId/webhooks';
 

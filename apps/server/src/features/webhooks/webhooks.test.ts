@@ -4,11 +4,11 @@ import type { TWebhookDelivery, TWebhookEndpoint } from '@switchboard/core';
 import safeRegex from 'safe-regex2';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SeededAgency, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { readBody } from '../../testing/read-body';
 import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
-import { type SeededAgency, seedAgency } from '../tenancy/seed';
 import { asksForHuman, LEAD_PATTERNS, leadDetailsIn } from './conversation-events';
 
 interface Received {

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
-import { DEMO_AGENCY, seedAgency } from '../tenancy/seed';
 
 let t: TestApp;
 let admin: string;

@@ -2,11 +2,11 @@ import type { TWidgetChatRequest, TWidgetChatResponse } from '@switchboard/core'
 import { and, eq } from 'drizzle-orm';
 import { incrementGated, utcDay } from '../../platform/counters';
 import type { Deps } from '../../platform/deps';
+import { publish } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
-import { admitVisitorChannel, answerVisitor } from '../billing/channel-gate';
+import { admitVisitorChannel, answerVisitor } from '../connections/visitor-gate';
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
-import { announceIdentifiedLead } from '../webhooks/conversation-events';
 import { isOriginAllowed } from './domains';
 import { hostInstructions } from './identity';
 import { getLiveWidget, type LiveWidget } from './live-config';
@@ -128,7 +128,7 @@ export const runChat = async (
   );
   if (body.identity) {
     // Verified by hostInstructions above: the site says who its signed-in visitor is.
-    await announceIdentifiedLead(deps, {
+    await publish(deps, 'lead.identified', {
       subaccountId: widget.subaccountId,
       threadId: result.threadId,
       email: body.identity.email ?? null,

@@ -1,9 +1,13 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../platform/env';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
-import { seedAgency } from '../tenancy/seed';
-import { hostInstructions, signIdentity, widgetIdentitySecret } from './identity';
+import { widgetIdentitySecret } from '../connections/identity-secret';
+import { forgetSubscribers } from '../webhooks/endpoints';
+import { webhookDeliveries, webhookEndpoints } from '../webhooks/schema';
+import { hostInstructions, signIdentity } from './identity';
 
 const env = loadEnv({ NODE_ENV: 'test', ENCRYPTION_KEY: 'a'.repeat(64), DATA_DIR: '/tmp/switchboard-identity-test' });
 
@@ -48,6 +52,7 @@ describe('widget identity over HTTP', () => {
   let connectionId: string;
   let admin: string;
   let member: string;
+  let subaccountId: string;
   beforeAll(async () => {
     t = await startTestApp();
     const agency = await seedAgency(t.deps.db, {
@@ -56,7 +61,7 @@ describe('widget identity over HTTP', () => {
       subaccounts: ['Shop'],
       users: [{ email: 'member@identity.test', name: 'Member', role: 'member' }],
     });
-    const subaccountId = agency.subaccountIds[0] as string;
+    subaccountId = agency.subaccountIds[0] as string;
     const agent = await seedAgent(t.deps.db, { accountId: agency.accountId, subaccountId });
     admin = await t.cookieFor(agency.ownerId);
     member = await t.cookieFor(agency.userIds['member@identity.test'] as string);
@@ -97,5 +102,38 @@ describe('widget identity over HTTP', () => {
     expect(list.json().conversations).toEqual([]);
     const malformed = await send({ id: 'u_2', hmac: 'nothex' }, 'visitor_bad');
     expect(malformed.statusCode).toBe(422);
+  });
+
+  it("announces a verified visitor's address as a lead to the webhooks that chose it, once", async () => {
+    await t.deps.db.insert(webhookEndpoints).values({
+      id: 'whe_identified',
+      subaccountId,
+      url: 'https://hooks.example.test/leads',
+      events: ['lead.captured'],
+      secretEncrypted: 'unused',
+    });
+    // Written here, not through the API: this process's list of the sub-account's endpoints is dropped by hand.
+    forgetSubscribers(subaccountId);
+    const { secret } = (
+      await t.app.inject({ url: `/api/connections/${connectionId}/identity-secret`, headers: { cookie: admin } })
+    ).json() as { secret: string };
+    const identity = { id: 'u_9', name: 'Lee', email: 'lee@example.test', hmac: signIdentity(secret, 'u_9') };
+    let threadId: string | undefined;
+    for (const message of ['Hello', 'Still there?']) {
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: `/api/widget/${widgetId}/chat`,
+        payload: { message, contactIdentifier: 'visitor_lead', identity, threadId },
+      });
+      expect(sent.statusCode).toBe(200);
+      threadId = sent.json().threadId;
+    }
+    const leads = await t.deps.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, 'whe_identified'));
+    expect(leads.map((row) => JSON.parse(row.body).data)).toEqual([
+      expect.objectContaining({ email: 'lee@example.test', name: 'Lee', source: 'identify' }),
+    ]);
   });
 });

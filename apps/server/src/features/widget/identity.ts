@@ -1,18 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { TWidgetChatRequest } from '@switchboard/core';
-import { encryptionKey } from '../../platform/crypto';
 import type { Env } from '../../platform/env';
 import { AppError } from '../../platform/errors';
+import { widgetIdentitySecret } from '../connections/identity-secret';
 
 /**
- * Identity verification for the widget's host API. Each widget has an identity secret, derived from
- * the installation's encryption key and the widget id (so it needs no storage and is the same on
- * every process). The host site's server signs its user's id with it (HMAC-SHA256, hex) and passes
- * both to `Switchboard.identify(user, hmac)`; a visitor cannot claim another user's id without it.
+ * Identity verification for the widget's host API. Each widget has an identity secret
+ * (`widgetIdentitySecret`, connections/identity-secret.ts). The host site's server signs its
+ * user's id with it (HMAC-SHA256, hex) and passes both to `Switchboard.identify(user, hmac)`; a
+ * visitor cannot claim another user's id without it.
  */
-export const widgetIdentitySecret = (env: Env, widgetId: string): string =>
-  createHmac('sha256', encryptionKey(env)).update(`widget-identity:${widgetId}`).digest('hex');
-
 export const signIdentity = (secret: string, userId: string) =>
   createHmac('sha256', secret).update(userId).digest('hex');
 

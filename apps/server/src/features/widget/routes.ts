@@ -7,7 +7,7 @@ import { AppError } from '../../platform/errors';
 import { publicAccess } from '../../platform/guard';
 import { originOf } from '../../platform/http';
 import { streamSlot } from '../../platform/stream-slots';
-import { isConnectionPaused, PAUSED_MESSAGE } from '../launch/pauses';
+import { isConnectionPaused, PAUSED_MESSAGE } from '../connections/pauses';
 import { appBundle, framePage, gzipCached, loaderScript } from './assets';
 import { admitChat, runChat, WIDGET_ERRORS } from './chat';
 import { frameAncestorsOf, isOriginAllowed } from './domains';

@@ -9,7 +9,8 @@ export interface SseStream {
 
 /**
  * Takes over the reply as a server-sent-event stream. A comment line is sent every 15 s so
- * proxies keep the connection open; `onClose` runs once when either side ends it.
+ * proxies keep the connection open; `onClose` runs once when either side ends it. A stopping
+ * process tells the client to reconnect and ends it (platform/lifecycle.ts).
  */
 export const openSse = (
   request: FastifyRequest,
@@ -26,6 +27,7 @@ export const openSse = (
     ...options.headers,
   });
   raw.write(': open\n\n');
+  request.server.lifecycle.holdEventStream(raw);
   let closed = false;
   let sent = false;
   const keepAlive = setInterval(() => raw.write(': ping\n\n'), 15_000);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callHttpTool } from '../../features/agents/tools';
 import { runModel } from '../../features/llm/gateway';
 import { providerKeys } from '../../features/providers/schema';
-import { seedAgency } from '../../features/tenancy/seed';
+import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { createOutboundFetch, isAllowedAddress, outboundPolicy, policyOf, safeFetch, vetUrl } from '.';
 

@@ -1,9 +1,7 @@
 import {
-  SANDBOX_NOTICE,
   smsEncoding,
   type TCampaign,
   type TCampaignInput,
-  type TCampaignTimeline,
   type TChannelConnection,
   type TContactList,
   templateVariables,
@@ -15,26 +13,8 @@ import { Card } from '../../components/ui/card';
 import { FieldError, Input, Label, Textarea } from '../../components/ui/input';
 import { ApiError, api } from '../../lib/api';
 import { showErrorDialog } from '../errors/error-dialog';
-import { CampaignChart } from './campaign-chart';
+import { CampaignReport, STATUS_LABELS } from './campaign-report';
 import { MediaUpload } from './media-upload';
-
-const STATUS_LABELS: Record<TCampaign['status'], string> = {
-  draft: 'Draft',
-  scheduled: 'Scheduled',
-  sending: 'Sending',
-  paused: 'Paused',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-};
-
-const FIGURES = [
-  ['queued', 'Queued'],
-  ['sent', 'Sent'],
-  ['delivered', 'Delivered'],
-  ['failed', 'Failed'],
-  ['replied', 'Replied'],
-  ['optedOut', 'Opted out'],
-] as const;
 
 const useCampaigns = (connectionId: string) =>
   useQuery({
@@ -269,111 +249,6 @@ const Editor = ({
   );
 };
 
-const Detail = ({
-  connection,
-  campaign,
-  canEdit,
-  onEdit,
-}: {
-  connection: TChannelConnection;
-  campaign: TCampaign;
-  canEdit: boolean;
-  onEdit: () => void;
-}) => {
-  const client = useQueryClient();
-  const timeline = useQuery({
-    queryKey: ['channel', connection.connectionId, 'timeline', campaign.campaignId],
-    queryFn: () =>
-      api<TCampaignTimeline>(`/api/channels/${connection.connectionId}/campaigns/${campaign.campaignId}/timeline`, {
-        silent: true,
-      }),
-  });
-  const act = useMutation({
-    mutationFn: (action: 'start' | 'pause' | 'resume' | 'cancel') =>
-      api<TCampaign>(`/api/channels/${connection.connectionId}/campaigns/${campaign.campaignId}/${action}`, {
-        method: 'POST',
-        silent: true,
-      }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['channel', connection.connectionId] }),
-    onError: (failure) => showErrorDialog(failure),
-  });
-  const f = campaign.figures;
-  return (
-    <Card>
-      <div className="flex flex-wrap items-center gap-2">
-        <h2 className="flex-1 text-lg font-semibold">{campaign.name}</h2>
-        <span className="rounded-full bg-surface-2 px-3 py-1 text-xs font-semibold" data-testid="campaign-status">
-          {STATUS_LABELS[campaign.status]}
-        </span>
-        {campaign.sandbox ? (
-          <span className="rounded-full bg-amber-500/15 px-3 py-1 text-xs font-semibold text-amber-900 dark:text-amber-200">
-            {SANDBOX_NOTICE}
-          </span>
-        ) : null}
-      </div>
-      {campaign.scheduledFor && campaign.status === 'scheduled' ? (
-        <p className="mt-1 text-sm text-muted">
-          Sends at {campaign.sendAt?.replace('T', ' ')} ({campaign.timeZone})
-        </p>
-      ) : null}
-      <dl className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-6" aria-label="Campaign figures">
-        {FIGURES.map(([key, label]) => (
-          <div key={key} className="rounded-lg border border-border p-2 text-center">
-            <dt className="text-xs text-muted">{label}</dt>
-            <dd className="text-xl font-semibold" data-testid={`figure-${key}`}>
-              {f[key]}
-            </dd>
-          </div>
-        ))}
-      </dl>
-      <p className="mt-2 text-xs text-muted">
-        {f.total} recipients
-        {f.suppressed ? `, ${f.suppressed} skipped: opted out (STOP)` : ''}
-        {f.skipped > f.suppressed
-          ? `, ${f.skipped - f.suppressed} skipped (no WhatsApp window or a missing value)`
-          : ''}
-        .
-        {campaign.failures.length
-          ? ` Failures: ${campaign.failures.map((x) => `${x.errorCode} × ${x.count}`).join(', ')}.`
-          : ''}
-      </p>
-      <div className="mt-4">{timeline.data ? <CampaignChart timeline={timeline.data} /> : null}</div>
-      <div className="mt-4 flex flex-wrap gap-2">
-        {canEdit && campaign.status === 'draft' ? (
-          <>
-            <Button onClick={() => act.mutate('start')} disabled={act.isPending}>
-              {campaign.sendAt ? 'Schedule' : 'Send now'}
-            </Button>
-            <Button variant="secondary" onClick={onEdit}>
-              Edit
-            </Button>
-          </>
-        ) : null}
-        {canEdit && (campaign.status === 'sending' || campaign.status === 'scheduled') ? (
-          <Button variant="secondary" onClick={() => act.mutate('pause')}>
-            Pause
-          </Button>
-        ) : null}
-        {canEdit && campaign.status === 'paused' ? <Button onClick={() => act.mutate('resume')}>Resume</Button> : null}
-        {canEdit && !['completed', 'cancelled', 'draft'].includes(campaign.status) ? (
-          <Button variant="danger" onClick={() => act.mutate('cancel')}>
-            Cancel campaign
-          </Button>
-        ) : null}
-        {campaign.status !== 'draft' ? (
-          <a
-            href={`/api/channels/${connection.connectionId}/campaigns/${campaign.campaignId}/export.csv`}
-            className="inline-flex h-10 items-center rounded-lg border border-border px-4 text-sm font-medium"
-            download
-          >
-            Export CSV
-          </a>
-        ) : null}
-      </div>
-    </Card>
-  );
-};
-
 /** The campaigns of a connection with their live figures, the editor and one campaign's detail. */
 export const CampaignsTab = ({ connection, canEdit }: { connection: TChannelConnection; canEdit: boolean }) => {
   const client = useQueryClient();
@@ -420,6 +295,7 @@ export const CampaignsTab = ({ connection, canEdit }: { connection: TChannelConn
                   {campaign.figures.sent}/{campaign.figures.total} sent · {campaign.figures.delivered} delivered ·{' '}
                   {campaign.figures.failed} failed · {campaign.figures.replied} replied · {campaign.figures.optedOut}{' '}
                   opted out
+                  {campaign.figures.unconfirmed ? ` · ${campaign.figures.unconfirmed} unconfirmed` : ''}
                 </span>
               </button>
             </li>
@@ -436,7 +312,7 @@ export const CampaignsTab = ({ connection, canEdit }: { connection: TChannelConn
             onCancel={() => setEditing(null)}
           />
         ) : current ? (
-          <Detail
+          <CampaignReport
             connection={connection}
             campaign={current}
             canEdit={canEdit}

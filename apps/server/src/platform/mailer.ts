@@ -2,10 +2,10 @@ import { reachesOutside, type TOrigin } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/client';
-import type { Env } from '../../platform/env';
-import { newId } from '../../platform/ids';
-import { outbox } from './schema';
+import type { Db } from '../db/client';
+import type { Env } from './env';
+import { newId } from './ids';
+import { outbox } from './mail.schema';
 
 export interface OutgoingMail {
   to: string;
@@ -57,20 +57,5 @@ export const createMailer = (db: Db, env: Env, log: Logger): Mailer => {
   };
 };
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
-export const magicLinkMail = (to: string, link: string, minutes: number): OutgoingMail => ({
-  to,
-  subject: 'Your Switchboard sign-in link',
-  link,
-  text: `Sign in to Switchboard by opening this link and pressing "Sign in":\n\n${link}\n\nThe link works once and expires in ${minutes} minutes. If you did not ask for it, ignore this email.`,
-  html: `<p>Sign in to Switchboard by opening this link and pressing <strong>Sign in</strong>:</p><p><a href="${escapeHtml(link)}">Sign in to Switchboard</a></p><p>The link works once and expires in ${minutes} minutes. If you did not ask for it, ignore this email.</p>`,
-});
-
-export const inviteMail = (to: string, link: string, subaccountName: string, role: string): OutgoingMail => ({
-  to,
-  subject: `You were invited to ${subaccountName} on Switchboard`,
-  link,
-  text: `You were invited to ${subaccountName} on Switchboard as ${role}. Sign in with this address to join:\n\n${link}`,
-  html: `<p>You were invited to <strong>${escapeHtml(subaccountName)}</strong> on Switchboard as ${escapeHtml(role)}.</p><p><a href="${escapeHtml(link)}">Sign in to join</a></p>`,
-});
+/** Text made safe to place in a mail's HTML. */
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

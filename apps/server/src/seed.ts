@@ -1,11 +1,10 @@
 import type { TRole } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { newId } from '../../platform/ids';
-import { users } from '../auth/schema';
-import { seedPlan } from '../billing/seed';
-import * as repo from './repo';
-import { memberships } from './schema';
+import type { Db } from './db/client';
+import { seedPlan } from './features/billing/seed';
+import * as repo from './features/tenancy/repo';
+import { memberships, users } from './features/tenancy/schema';
+import { newId } from './platform/ids';
 
 export interface AgencySeed {
   accountName: string;
@@ -33,7 +32,10 @@ const insertUser = async (db: Db, email: string, name: string) => {
   return id;
 };
 
-/** Creates an agency with sub-accounts and users; the seed script and the tests share it. */
+/**
+ * Creates an agency with sub-accounts and users (tenancy), on a plan when one is named (billing);
+ * the seed script and the tests share it.
+ */
 export const seedAgency = async (db: Db, seed: AgencySeed): Promise<SeededAgency> =>
   db.transaction(async (tx) => {
     const ownerId = await insertUser(tx as unknown as Db, seed.owner.email, seed.owner.name);
