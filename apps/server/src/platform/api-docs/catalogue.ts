@@ -338,6 +338,14 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   'GET /api/evaluation/runs/{runId}/report': ['Run report', 'A printable HTML report of a run.'],
   'GET /api/evaluation/runs/{runId}/events': ['Run events (SSE)', 'Progress of a run, live.'],
   'GET /api/health': ['Health', 'Database and Redis status and the version; 503 when the database does not answer.'],
+  'GET /api/health/live': [
+    'Liveness',
+    'Answers 200 while the process runs, whatever its database: for a liveness probe.',
+  ],
+  'GET /api/health/ready': [
+    'Readiness',
+    'Answers 503 from the moment the process is told to stop and while its database does not answer: point the load balancer here.',
+  ],
   'GET /api/usage/breakdown': [
     'Usage breakdown',
     "Credits and tokens used between from and to, aggregated by the database by day, sub-account, agent, channel or model (groupBy); a client's login sees its own sub-accounts' calls only.",
@@ -462,6 +470,10 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   'POST /api/channels/{connectionId}/campaigns/{campaignId}/resume': [
     'Resume a campaign',
     'Goes on sending where it stopped, never twice to a contact.',
+  ],
+  'POST /api/channels/{connectionId}/campaigns/{campaignId}/retry-unsent': [
+    'Retry unsent',
+    'Asks the provider again about the sends it could not confirm and sends only those it does not have; never twice to a contact.',
   ],
   'POST /api/channels/{connectionId}/campaigns/{campaignId}/cancel': [
     'Cancel a campaign',
