@@ -314,5 +314,8 @@ export const evaluationJob = defineJob({
   type: EVALUATION_JOB,
   queue: 'evaluation',
   schema: z.object({ runId: z.string() }),
+  // A step handed back is not an attempt, but a process that dies mid-step is: a run spans many
+  // steps, so it may outlive several restarts of the processes running it.
+  maxAttempts: 20,
   handler: (deps, job) => runEvaluation(deps, job.payload.runId, { signal: job.signal }),
 });
