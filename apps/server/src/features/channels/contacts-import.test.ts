@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import type { AppError } from '../../platform/errors';
 import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { onEachStatement } from '../../testing/statement-hook';
 import { CONTACTS_PER_STATEMENT } from './contacts-csv';
 import { importContacts } from './contacts-import';
 import { contacts } from './schema';
@@ -30,20 +31,8 @@ const csv = (rows: number, first: number, company: string) =>
 
 const mapping = { phone: 'phone', name: 'name', attributes: ['company'] };
 
-/** The test database with a hook before each `execute` (the import's slices), given its count. */
-const onEachSlice = (hook: (statement: number) => void): Db => {
-  let statements = 0;
-  return new Proxy(t.deps.db, {
-    get: (target, key, receiver) =>
-      key === 'execute'
-        ? async (query: Parameters<Db['execute']>[0]) => {
-            statements += 1;
-            hook(statements);
-            return target.execute(query);
-          }
-        : Reflect.get(target, key, receiver),
-  });
-};
+/** The test database with a hook before each statement of a sliced write. */
+const onEachSlice = (hook: (statement: number) => void): Db => onEachStatement(t.deps.db, hook);
 
 /** The longest the event loop went without running a 5 ms timer, from now until `stop`. */
 const watchEventLoop = () => {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartUpload } from '../../testing/multipart';
+import { onEachStatement } from '../../testing/statement-hook';
 import { seedAgent } from '../agents/seed';
 import { agentBrief } from '../evaluation/agent-brief';
 import { invalidateKnowledge, retrieveKnowledge } from './retrieve';
@@ -125,23 +126,8 @@ describe('knowledge uploads', () => {
     expect(document?.ready).toBe(true);
   });
 
-  /**
-   * The test database with a hook before each `execute` (the chunk slices' statements), given its
-   * count; a hook may fail the statement by throwing.
-   */
-  const onEachSlice = (hook: (statement: number) => void): Db => {
-    let statements = 0;
-    return new Proxy(t.deps.db, {
-      get: (target, key, receiver) =>
-        key === 'execute'
-          ? async (query: Parameters<Db['execute']>[0]) => {
-              statements += 1;
-              hook(statements);
-              return target.execute(query);
-            }
-          : Reflect.get(target, key, receiver),
-    });
-  };
+  /** The test database with a hook before each statement of a sliced write. */
+  const onEachSlice = (hook: (statement: number) => void): Db => onEachStatement(t.deps.db, hook);
 
   /** Stores a catalogue CSV of 20,000 lines (three slices) through `db`, as the upload route does. */
   const addCatalogue = (db: Db, name: string, word: string) => {
