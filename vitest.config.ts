@@ -1,4 +1,37 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Test files run in parallel worker processes, twice as many as cores: most of a file's time is
+ * spent waiting (sockets, timers, the database), and each file opens a database of its own
+ * (an in-memory PGlite, or a scratch PostgreSQL database) and its own Redis key prefix.
+ */
+const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, availableParallelism() * 2));
+
+/**
+ * Files that take minutes (every route driven with edge values, every route as another tenant, NUL
+ * bytes everywhere, the job engine's timing): started first, so the others fill the remaining
+ * workers around them instead of one of them starting last and running alone. After a run with a
+ * cache, the slowest files known from it come next (vitest's own order).
+ */
+const LONG_FILES = [
+  'platform/edge-values.test.ts',
+  'platform/cross-tenant.test.ts',
+  'platform/nul-input.test.ts',
+  'platform/jobs/engine.test.ts',
+  'portal/client-access.test.ts',
+];
+const longRank = (spec: TestSpecification) => {
+  const rank = LONG_FILES.findIndex((file) => spec.moduleId.endsWith(file));
+  return rank < 0 ? LONG_FILES.length : rank;
+};
+class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    return [...sorted].sort((a, b) => longRank(a) - longRank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -12,5 +45,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    maxWorkers,
+    sequence: { sequencer: LongFilesFirst },
   },
 });

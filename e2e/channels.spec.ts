@@ -26,6 +26,10 @@ const newCampaign = async (page: Page, name: string, message: string) => {
   await page.getByLabel('Message', { exact: true }).fill(message);
   await page.getByRole('button', { name: 'Save draft' }).click();
   await page.getByRole('button', { name: 'Send now' }).click();
+  // The confirmation states the audience before anything goes out.
+  const confirm = page.getByRole('dialog', { name: `Send “${name}” now?` });
+  await expect(confirm).toContainText(/It goes out now to \d+ contacts?/);
+  await confirm.getByRole('button', { name: 'Send now' }).click();
   await expect(page.getByTestId('campaign-status')).toHaveText('Completed');
 };
 
@@ -101,7 +105,7 @@ test('an SMS campaign on the sandbox: import, send, reply, STOP, and the next ca
   await expect(page.getByTestId('figure-sent')).toHaveText('2');
   await expect(page.getByText(/1 skipped/)).toBeVisible();
   await openTab(page, 'Contacts');
-  await expect(page.getByRole('row', { name: /\+14155552672/ })).toContainText('Opted out (STOP)');
+  await expect(page.getByRole('row', { name: /\+14155552672/ })).toContainText('Opted out (texted STOP)');
 
   // A person answers from the inbox with a picture uploaded from the computer; the phone gets it.
   await openTab(page, 'Conversations');

@@ -109,7 +109,7 @@ test('a promo code from the landing page is carried through sign-up and applied 
   const request = page.waitForRequest((req) => req.url().endsWith('/api/stripe/create-checkout'));
   const popupPromise = page.context().waitForEvent('page');
   await growth.getByRole('button', { name: 'Subscribe' }).click();
-  expect((await request).postDataJSON()).toMatchObject({ promoCode: 'FIRSTMONTH69' });
+  expect((await request).postDataJSON()).toMatchObject({ rememberedPromoCode: 'FIRSTMONTH69' });
   const checkout = await popupPromise;
   await expect(checkout.getByRole('heading', { name: 'Sandbox checkout' })).toBeVisible();
   // Used once: the next checkout carries no code.

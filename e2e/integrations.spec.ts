@@ -1,20 +1,8 @@
-import { expect, type Page, test } from '@playwright/test';
-import { DEMO_USERS, expectAccessible, signIn } from './support';
+import { expect, test } from '@playwright/test';
+import { DEMO_USERS, expectAccessible, ownSubaccount, signIn } from './support';
 import { addAgent, copyEmbedCode, saveAndDeploy, startHostSite, visitorPage } from './widget-support';
 
 const CLINIC = 'Integrations Clinic';
-
-/** The demo agency's sub-account for this journey, made on its first run. */
-const clinicSubaccount = async (page: Page): Promise<string> => {
-  const { accounts } = (await (await page.request.get('/api/accounts')).json()) as {
-    accounts: { id: string; subaccounts: { id: string; name: string }[] }[];
-  };
-  const found = accounts.flatMap((account) => account.subaccounts).find((sub) => sub.name === CLINIC);
-  if (found) return found.id;
-  const created = await page.request.post('/api/subaccounts', { data: { accountId: accounts[0]?.id, name: CLINIC } });
-  expect(created.status()).toBe(201);
-  return ((await created.json()) as { id: string }).id;
-};
 
 test('connect the sandbox calendar, let an agent book a slot in the test chat and in the website widget, and see the bookings', async ({
   page,
@@ -25,7 +13,7 @@ test('connect the sandbox calendar, let an agent book a slot in the test chat an
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page, DEMO_USERS.admin);
   // A client of its own, so the connection, the agent and its widget leave the others untouched.
-  const clinicId = await clinicSubaccount(page);
+  const clinicId = await ownSubaccount(page, CLINIC);
   // The workspace's current sub-account (what the account switcher sets).
   await page.evaluate((id) => localStorage.setItem('sb:current-subaccount', JSON.stringify(id)), clinicId);
   await page.goto('/integrations');

@@ -12,6 +12,8 @@ const env = {
   ...process.env,
   DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'switchboard-e2e-')),
   DIRECT_LOGIN_ALLOWLIST: '',
+  // The operator journey's operator (e2e/operator.spec.ts).
+  OPERATOR_EMAILS: 'viewer@demo.switchboard.local',
   SIGNIN_RATE_LIMIT_PER_MINUTE: '1000',
   // Every journey signs in from 127.0.0.1.
   SIGNIN_ADDRESS_RATE_LIMIT_PER_MINUTE: '100000',
@@ -26,6 +28,19 @@ const env = {
   // The journeys' own local servers (the demos journey's site, the evaluation journey's model stub)
   // listen on 127.0.0.1; user-given URLs may reach nothing else that is private.
   PRIVATE_URL_ALLOWLIST: process.env.PRIVATE_URL_ALLOWLIST || '127.0.0.1',
+  // Servers side by side on one Redis (npm test's journey groups) keep their keys and channels apart.
+  REDIS_PREFIX: `sbe2e:${randomBytes(4).toString('hex')}:`,
+  // The agency's Stripe in the resale journey: a stand-in on the port 1000 above the server's
+  // (e2e/resale.spec.ts starts it). The platform's own billing stays on the sandbox (no key).
+  STRIPE_API_BASE: `http://127.0.0.1:${Number(process.env.PORT ?? 3199) + 1000}`,
+  // Twilio's REST API and Meta's Graph API: stand-ins the messaging journeys start on the ports
+  // 1001 and 1002 above the server's (e2e/instagram-setup.spec.ts, e2e/campaigns-inbox.spec.ts). Without them nothing listens
+  // there, and a journey on the sandbox never calls them.
+  TWILIO_API_URL: `http://127.0.0.1:${Number(process.env.PORT ?? 3199) + 1001}`,
+  META_GRAPH_URL: `http://127.0.0.1:${Number(process.env.PORT ?? 3199) + 1002}/v21.0`,
+  // "Connect with Meta" with the platform's own Meta app (the stand-in's app secret).
+  META_APP_ID: '1234567890',
+  META_APP_SECRET: 'c'.repeat(32),
 };
 let dropDatabase = async () => {};
 if (env.DATABASE_URL) {

@@ -8,8 +8,8 @@ import { ensureBuild, ensureChromium, ensureDependencies, root } from './lib.mjs
  * Runs every benchmark in scripts/bench/ (each prints its own figures and targets), one after the
  * other so they do not compete for the machine. `npm run bench -- <name> [options]` runs the ones
  * whose file name contains <name>, with the options after it. The widget embed benchmark loads
- * pages in Debian's Chromium, installed as for the tests when it is missing. The chaos benchmark
- * (PostgreSQL, Redis and HAProxy, minutes long) runs only when named.
+ * pages in Debian's Chromium, installed as for the tests when it is missing. The chaos and capacity
+ * benchmarks (PostgreSQL, Redis and HAProxy, minutes long) run only when named.
  */
 ensureDependencies();
 ensureBuild();
@@ -18,7 +18,7 @@ const options = process.argv.slice(3);
 const dir = path.join(root, 'scripts', 'bench');
 const files = readdirSync(dir)
   .filter((name) => name.endsWith('.mjs') && name.includes(filter))
-  .filter((name) => filter || name !== 'chaos.mjs')
+  .filter((name) => filter || !['chaos.mjs', 'capacity.mjs'].includes(name))
   .sort();
 if (files.includes('widget-embed.mjs')) ensureChromium();
 let failed = 0;

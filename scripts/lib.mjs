@@ -62,6 +62,7 @@ const OUTPUTS = [
   'apps/server/dist/main.js',
   'apps/server/dist/extract-worker.js',
   'apps/server/dist/contacts-import-worker.js',
+  'apps/server/dist/pgdata-template/PG_VERSION',
   'apps/web/dist/index.html',
   'apps/widget/dist/loader.js',
 ];

@@ -1,20 +1,61 @@
 #!/usr/bin/env node
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { ensureBuild, ensureChromium, ensureDependencies, root } from './lib.mjs';
 
-/** Runs every test: unit and integration (vitest), then the browser journeys (Playwright). */
+/**
+ * Runs every test: unit and integration (vitest, its files in parallel worker processes), then the
+ * browser journeys (Playwright) in E2E_GROUPS groups side by side, each against a server of its own.
+ */
 ensureDependencies();
 const hasBrowser = ensureChromium();
 ensureBuild();
 
-const step = (name, args) => {
-  console.log(`\n=== ${name} ===`);
-  const result = spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: process.env });
-  return result.status === 0;
-};
+const E2E_GROUPS = Math.max(1, Number(process.env.E2E_GROUPS ?? 2));
+const E2E_PORT = Number(process.env.E2E_PORT ?? 3199);
 
-const unit = step('unit and integration tests', ['vitest', 'run']);
-const e2e = hasBrowser ? step('browser journeys', ['playwright', 'test']) : false;
+/** Runs a command; with a label, each line of its output is prefixed with it. Resolves to success. */
+const runStep = (args, { label, env = {} } = {}) =>
+  new Promise((resolve) => {
+    const child = spawn('npx', args, {
+      cwd: root,
+      stdio: label ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env },
+    });
+    if (label) {
+      for (const stream of [child.stdout, child.stderr]) {
+        let rest = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk) => {
+          const lines = (rest + chunk).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) process.stdout.write(`[${label}] ${line}\n`);
+        });
+        stream.on('end', () => rest && process.stdout.write(`[${label}] ${rest}\n`));
+      }
+    }
+    child.on('exit', (code) => resolve(code === 0));
+  });
+
+const started = Date.now();
+const minutes = () => `${((Date.now() - started) / 60_000).toFixed(1)} min`;
+
+console.log(`\n=== unit and integration tests (${availableParallelism()} cores) ===`);
+const unit = await runStep(['vitest', 'run']);
+console.log(`\n=== unit and integration tests ${unit ? 'passed' : 'failed'} after ${minutes()} ===`);
+
+let e2e = false;
+if (hasBrowser) {
+  console.log(`\n=== browser journeys, ${E2E_GROUPS} group(s) side by side ===`);
+  const groups = Array.from({ length: E2E_GROUPS }, (_, index) =>
+    runStep(['playwright', 'test'], {
+      label: E2E_GROUPS > 1 ? `e2e ${index + 1}` : undefined,
+      env: { E2E_GROUPS: String(E2E_GROUPS), E2E_GROUP: String(index + 1), E2E_PORT: String(E2E_PORT + index) },
+    }),
+  );
+  e2e = (await Promise.all(groups)).every(Boolean);
+  console.log(`\n=== browser journeys ${e2e ? 'passed' : 'failed'} after ${minutes()} ===`);
+}
 if (!unit || !e2e) {
   console.error(`\nTests failed: ${[!unit && 'unit/integration', !e2e && 'browser'].filter(Boolean).join(', ')}`);
   process.exit(1);

@@ -8,7 +8,7 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   server: {
     port: 5173,
-    proxy: { '/api': api, '/v1': api, '/stripe': api, '/widget': api, '/widget-assets': api },
+    proxy: { '/api': api, '/l/': api, '/v1': api, '/stripe': api, '/widget': api, '/widget-assets': api },
   },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 900 },
 });

@@ -27,21 +27,18 @@
  * Everything it starts is stopped, and the database and keys removed, also on failure or Ctrl+C;
  * the processes' and HAProxy's logs stay in the run's folder, printed at the end.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { cleanUp, cleanUpOnExit, onCleanup } from './lib/cleanup.mjs';
+import { startCluster, startPostgresAndRedis, waitAllUp } from './lib/cluster.mjs';
 import { conversationKeys, questionsFor, runPayload, startEvaluationStub } from './lib/evaluation.mjs';
-import { createFleet } from './lib/fleet.mjs';
-import { ensureHaproxy, startHaproxy } from './lib/haproxy.mjs';
-import { createScratchDatabase } from './lib/scratch-database.mjs';
+import { ensureHaproxy } from './lib/haproxy.mjs';
 import { STANDIN_ACCOUNT_SID, STANDIN_AUTH_TOKEN, startTwilioStandin } from './lib/twilio-standin.mjs';
 import { startWebhookReceiver } from './lib/webhook-receiver.mjs';
-import { call, freePort, SERVER_ENTRY, setupWidget, sleep, startStubModel } from './widget-support.js';
+import { call, SERVER_ENTRY, setupWidget, sleep, startStubModel } from './widget-support.js';
 
 const TARGET_DRAIN_S = 10;
 /** How long a process stopped with SIGTERM may take before it is killed (compose's grace period). */
@@ -121,30 +118,7 @@ const startInfrastructure = async () => {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run npm run build first`);
   if (!ensureHaproxy()) throw new Error('HAProxy is needed');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'switchboard-chaos-'));
-
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const database = await createScratchDatabase(adminUrl, 'sb_chaos').catch((error) => {
-    throw new Error(`PostgreSQL at ${adminUrl} could not create a scratch database: ${error.message}`);
-  });
-  onCleanup('drop the scratch database', database.drop);
-  const db = new pg.Client({ connectionString: database.url });
-  db.on('error', () => undefined);
-  await db.connect();
-  onCleanup('close the database client', () => db.end());
-
-  const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const redisPrefix = `sbchaos${Date.now().toString(36)}:`;
-  const { default: Redis } = await import('ioredis');
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 3000, lazyConnect: true });
-  await redis.connect().catch((error) => {
-    throw new Error(`Redis at ${redisUrl} could not be reached: ${error.message}`);
-  });
-  onCleanup('delete the run’s Redis keys', async () => {
-    for await (const keys of redis.scanStream({ match: `${redisPrefix}*`, count: 500 }))
-      if (keys.length) await redis.unlink(...keys);
-    redis.disconnect();
-  });
-
+  const { database, db, redisUrl, redisPrefix } = await startPostgresAndRedis('sb_chaos');
   const twilio = await startTwilioStandin();
   const chatModel = await startStubModel();
   const evalModel = await startEvaluationStub({ latencyMs: 200 });
@@ -155,54 +129,14 @@ const startInfrastructure = async () => {
   return { dir, database, db, redisUrl, redisPrefix, twilio, chatModel, evalModel, receiver };
 };
 
-/** Which path answers readiness: /api/health/ready when the server has it, /api/health otherwise. */
-const healthPath = async (base) =>
-  (await call(`${base}/api/health/ready`, { timeoutMs: 5000 })).status === 200 ? '/api/health/ready' : '/api/health';
-
-const startCluster = async (infra) => {
-  // Every process needs a port of its own (BENCH_PORT names one).
-  delete process.env.BENCH_PORT;
-  const ports = [];
-  for (let i = 0; i < PROCESSES; i += 1) ports.push(await freePort());
-  const lbPort = await freePort();
-  const lbUrl = `http://127.0.0.1:${lbPort}`;
-  const fleet = createFleet({
-    ports,
+const startChaosCluster = (infra) =>
+  startCluster({
+    infra,
+    processes: PROCESSES,
     dir: infra.dir,
     stubUrl: infra.chatModel.url,
-    env: {
-      DATABASE_URL: infra.database.url,
-      REDIS_URL: infra.redisUrl,
-      REDIS_PREFIX: infra.redisPrefix,
-      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      PUBLIC_URL: lbUrl,
-      TRUST_PROXY: '127.0.0.1',
-      TWILIO_API_URL: infra.twilio.url,
-      PRIVATE_URL_ALLOWLIST: '127.0.0.1',
-      EVAL_CONCURRENCY: '8',
-    },
+    env: { TWILIO_API_URL: infra.twilio.url, PRIVATE_URL_ALLOWLIST: '127.0.0.1', EVAL_CONCURRENCY: '8' },
   });
-  onCleanup('stop the app processes', fleet.stop, fleet.killNow);
-  // The first process migrates the database and seeds the demo agency; the others start after it.
-  await fleet.start(fleet.slots[0]);
-  await Promise.all(fleet.slots.slice(1).map((slot) => fleet.start(slot)));
-  const checkPath = await healthPath(fleet.slots[0].base);
-  const lb = await startHaproxy({ port: lbPort, servers: ports, checkPath, dir: infra.dir });
-  onCleanup('stop HAProxy', lb.stop, lb.kill);
-  await waitAllUp(lb);
-  return { fleet, lb, lbUrl, checkPath };
-};
-
-/** Waits until HAProxy's checks see every process up. */
-const waitAllUp = async (lb, timeoutMs = 60_000) => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const states = Object.values(await lb.states()).map((state) => state.status);
-    if (states.length === PROCESSES && states.every((state) => state === 'UP')) return;
-    if (Date.now() > until) throw new Error(`HAProxy does not see every process up: ${states.join(', ')}`);
-    await sleep(250);
-  }
-};
 
 // ---- The agency's work -----------------------------------------------------------------------
 
@@ -386,7 +320,7 @@ const runFaults = async ({ fleet, lb }, seconds) => {
     await sleep(wait);
     if (!faults.term && performance.now() >= termAt) {
       await Promise.all(fleet.slots.map((slot) => slot.starting?.catch(() => undefined)));
-      await waitAllUp(lb).catch(() => undefined);
+      await waitAllUp(lb, PROCESSES).catch(() => undefined);
       const target = await busiest(fleet, lb);
       if (!target) continue;
       const { slot } = target;
@@ -589,7 +523,7 @@ const main = async () => {
     for (let i = 1; i <= PROCESSES; i += 1)
       rmSync(path.join(infra.dir, `app${i}-data`), { recursive: true, force: true });
   });
-  const cluster = await startCluster(infra);
+  const cluster = await startChaosCluster(infra);
   const { lbUrl } = cluster;
   note(`${PROCESSES} processes answer behind HAProxy at ${lbUrl}; checks on ${cluster.checkPath}`);
   const contacts = phones(options.recipients);

@@ -13,7 +13,12 @@
  * Every question carries one check of each deterministic kind (contains, regex, JSON shape,
  * latency, cost, tool, refusal, similarity) beside the judge; BENCH_NO_CHECKS=1 leaves them out
  * (an A/B of what the checks cost).
- * Targets: efficiency >= 0.9 at N = 1000, fixed overhead < 1 s, memory flat from N = 1000 to 10 000.
+ * Each size runs twice: without adaptive attacks, and with them on (the three strategies against
+ * ten library goals, five turns each: attacker, agent and judge calls in chains of up to fifteen),
+ * where the same number of calls is split between questions and attacks. BENCH_ADAPTIVE=off
+ * runs only the first.
+ * Targets: efficiency >= 0.9 at N = 1000 with adaptive attacks off and on, fixed overhead < 1 s,
+ * memory flat from N = 1000 to 10 000.
  * BENCH_SIZES=1000,10000 (default) picks the runs; BENCH_PORT the server port. The server uses
  * the embedded PGlite database; BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL instead (in
  * a throwaway database created and dropped here), as deployed at scale.
@@ -151,13 +156,38 @@ try {
   });
   if (saved.status !== 200) throw new Error(`Saving the stub provider failed: ${saved.text}`);
 
-  const runOnce = async (size) => {
-    const questions = questionsFor(size);
+  /** Adaptive attacks at their default budget: up to 5 turns of attacker, agent and judge, one after another. */
+  const ADAPTIVE = {
+    strategies: ['crescendo', 'iterative', 'goal-driven'],
+    categories: [
+      'prompt-extraction',
+      'instruction-override',
+      'jailbreak-roleplay',
+      'off-topic',
+      'crescendo',
+      'persona-switching',
+      'base64',
+      'leetspeak',
+      'authority-impersonation',
+      'toxicity',
+    ],
+    maxTurns: 5,
+    maxCalls: 20,
+    maxBacktracks: 3,
+  };
+  /** Calls of the adaptive attacks (each turn: attacker, agent, judge) and their longest chain. */
+  const ADAPTIVE_CALLS = ADAPTIVE.strategies.length * ADAPTIVE.categories.length * ADAPTIVE.maxTurns * 3;
+  const ADAPTIVE_CHAIN = ADAPTIVE.maxTurns * 3;
+
+  const runOnce = async (size, adaptive = false) => {
+    const questions = questionsFor(adaptive ? Math.max(100, size - ADAPTIVE_CALLS) : size);
+    if (adaptive) questions.chain = Math.max(questions.chain, ADAPTIVE_CHAIN);
     const payload = runPayload({
-      evaluationId: `bench-${size}-${Date.now()}`,
-      name: `Bench ${size}`,
+      evaluationId: `bench-${size}-${adaptive ? 'adaptive-' : ''}${Date.now()}`,
+      name: `Bench ${size}${adaptive ? ' adaptive' : ''}`,
       model: 'compatible:stub-model',
       questions,
+      adaptiveAttacks: adaptive ? ADAPTIVE : undefined,
     });
     Object.assign(stats, { calls: 0, first: 0, last: 0, inFlight: 0, maxInFlight: 0 });
     const rssBefore = rssMb();
@@ -178,6 +208,7 @@ try {
     const n = stats.calls;
     const ideal = Math.max((n * LATENCY_MS) / CONCURRENCY, questions.chain * LATENCY_MS) / 1000;
     return {
+      adaptive: adaptive ? 'on' : 'off',
       N: n,
       conversations: done.run.progress.done,
       status: done.run.status,
@@ -193,21 +224,28 @@ try {
 
   await runOnce(100); // warm-up
   const rows = [];
-  for (const size of SIZES) rows.push(await runOnce(size));
+  for (const size of SIZES) {
+    rows.push(await runOnce(size));
+    if (process.env.BENCH_ADAPTIVE !== 'off') rows.push(await runOnce(size, true));
+  }
   console.log(
     `\nEvaluation throughput (L = ${LATENCY_MS} ms, C = ${CONCURRENCY}, database ${databaseUrl ? 'PostgreSQL' : 'PGlite'})`,
   );
   console.table(rows);
-  const first = rows.find((row) => row.N >= 900) ?? rows[0];
-  const growth = rows.length > 1 ? Number(rows.at(-1)['RSS peak MB']) - Number(rows[0]['RSS peak MB']) : 0;
-  console.log(
-    `Target efficiency >= 0.9 at N = 1000: ${first.efficiency} ${Number(first.efficiency) >= 0.9 ? 'OK' : 'MISSED'}`,
-  );
+  const plain = rows.filter((row) => row.adaptive === 'off');
+  const growth = plain.length > 1 ? Number(plain.at(-1)['RSS peak MB']) - Number(plain[0]['RSS peak MB']) : 0;
+  for (const mode of ['off', 'on']) {
+    const first = rows.find((row) => row.adaptive === mode && row.N >= 900);
+    if (!first) continue;
+    console.log(
+      `Target efficiency >= 0.9 at N = 1000, adaptive attacks ${mode}: ${first.efficiency} ${Number(first.efficiency) >= 0.9 ? 'OK' : 'MISSED'}`,
+    );
+  }
   console.log(
     `Target fixed overhead < 1 s: ${rows.map((row) => row['fixed overhead s']).join(', ')} ${rows.every((row) => Number(row['fixed overhead s']) < 1) ? 'OK' : 'MISSED'}`,
   );
   console.log(
-    `Memory: peak RSS ${rows.map((row) => `${row['RSS peak MB']} MB at N = ${row.N}`).join(', ')} (growth ${growth.toFixed(0)} MB)`,
+    `Memory: peak RSS ${rows.map((row) => `${row['RSS peak MB']} MB at N = ${row.N}${row.adaptive === 'on' ? ' (adaptive on)' : ''}`).join(', ')} (growth without attacks ${growth.toFixed(0)} MB)`,
   );
 } finally {
   server.kill('SIGTERM');

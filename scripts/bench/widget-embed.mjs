@@ -8,7 +8,8 @@
  * - bytes loaded when the visitor opens the chat (iframe page and chat app), gzipped as sent;
  * - the launcher's time in place vs the bare page's load event;
  * - layout shift caused on the host page (CLS).
- * Targets: script <= 3 KiB; rest <= 60 KiB; launcher within 20 ms of the bare page's load; no shift.
+ * Targets: script <= 3 KiB; rest <= 60 KiB; launcher within 15 ms of the bare page's load (20 ms until
+ * 2026-11-27); no shift. Read the launcher on a quiet machine: two busy cores add tens of ms.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -150,10 +151,10 @@ try {
   );
   console.log(`  bare page load event        ${bareLoad.toFixed(1)} ms`);
   console.log(
-    `  launcher in place           ${launcherAt.toFixed(1)} ms  (${delta >= 0 ? '+' : ''}${delta.toFixed(1)} ms vs bare; target <= +20 ms)`,
+    `  launcher in place           ${launcherAt.toFixed(1)} ms  (${delta >= 0 ? '+' : ''}${delta.toFixed(1)} ms vs bare; target <= +15 ms, earlier +20 ms)`,
   );
   console.log(`  layout shift on the page    ${cls.toFixed(4)}   (target 0)`);
-  const ok = scriptBytes <= 3072 && opened.openBytes <= 60 * 1024 && delta <= 20 && cls === 0;
+  const ok = scriptBytes <= 3072 && opened.openBytes <= 60 * 1024 && delta <= 15 && cls === 0;
   console.log(ok ? 'PASS' : 'FAIL');
   process.exitCode = ok ? 0 : 1;
 } finally {

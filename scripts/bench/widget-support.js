@@ -1,5 +1,6 @@
 /** Shared parts of the widget benchmarks: the built server, a stub model, HTTP calls. Not a benchmark itself. */
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -116,6 +117,9 @@ export const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY
   ? path.resolve(process.env.BENCH_SERVER_ENTRY)
   : path.join(root, 'apps/server/dist/main.js');
 
+/** One encryption key for every server process of a benchmark run (required in production on PostgreSQL). */
+const ENCRYPTION_KEY = process.env.ENCRYPTION_KEY ?? randomBytes(32).toString('hex');
+
 /** The built server's environment in a benchmark: the demo agency, the stub model, limits out of the way; `env` last. */
 export const benchServerEnv = ({ port, dataDir, stubUrl, processes = 1, env = {} }) => ({
   ...process.env,
@@ -138,6 +142,7 @@ export const benchServerEnv = ({ port, dataDir, stubUrl, processes = 1, env = {}
   STREAMS_PER_ADDRESS: '100000',
   STREAMS_PER_KEY: '100000',
   BENCH_PROCESSES: String(processes),
+  ENCRYPTION_KEY,
   ...env,
 });
 
@@ -182,7 +187,17 @@ export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, proce
     if (i > 600) throw new Error('Not every server process started');
     await sleep(100);
   }
-  return { base, driver, pid: child.pid, stop: () => child.kill('SIGTERM') };
+  // stop() answers once the process has exited (it drains and flushes first).
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    base,
+    driver,
+    pid: child.pid,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
 };
 
 /**

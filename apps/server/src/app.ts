@@ -20,12 +20,18 @@ import { instagramRoutes } from './features/channels/instagram-routes';
 import { metaWebhookRoutes } from './features/channels/meta-webhook-routes';
 import { channelRoutes } from './features/channels/routes';
 import { twilioWebhookRoutes } from './features/channels/webhook-routes';
+import { whatsappTemplateRoutes } from './features/channels/whatsapp-templates-routes';
+import { clientPlanRoutes } from './features/client-plans/routes';
 import { connectionRoutes } from './features/connections/routes';
 import { conversationRoutes } from './features/conversations/routes';
 import { demosRoutes } from './features/demos/routes';
+import { createDomainMapping, verifiedAccountOf } from './features/domains/mapping';
+import { domainRoutes } from './features/domains/routes';
+import { evaluationDatasetRoutes } from './features/evaluation/dataset-routes';
 import { evaluationRoutes } from './features/evaluation/routes';
 import { healthRoutes } from './features/health/routes';
 import { inboxRoutes } from './features/inbox/routes';
+import { teamInboxRoutes } from './features/inbox/team-routes';
 import { integrationRoutes } from './features/integrations/routes';
 import { knowledgeRoutes } from './features/knowledge/routes';
 import { launchRoutes } from './features/launch/routes';
@@ -35,6 +41,10 @@ import { mcpServerRoutes } from './features/mcp/routes';
 import { mentorRoutes } from './features/mentor/routes';
 import { metricsRoutes } from './features/metrics/routes';
 import { openAiCompatRoutes } from './features/openai-compat/routes';
+import { operatorRoutes } from './features/operator/routes';
+import { signInMailBrand } from './features/portal/mail-brand';
+import { portalRoutes } from './features/portal/routes';
+import { accountOfSlug, mailBrandOf } from './features/portal/service';
 import { providerRoutes } from './features/providers/routes';
 import { rankRoutes } from './features/rank/routes';
 import { supportRoutes } from './features/support/routes';
@@ -46,6 +56,7 @@ import { registerProductJobs } from './jobs';
 import { swaggerOptions } from './platform/api-docs';
 import { installBrowserProtections } from './platform/browser-protections';
 import type { Deps } from './platform/deps';
+import { listenForDomainEvents } from './platform/domain-events';
 import { installErrorHandler, sendError } from './platform/error-handler';
 import { installGuard, sessionCallerResolver } from './platform/guard';
 import { installHostCheck } from './platform/http';
@@ -100,6 +111,9 @@ export const buildApp = async (deps: Deps, lifecycle?: Lifecycle): Promise<Built
   app.setSerializerCompiler(createSerializerCompiler(app.log, deps.env.NODE_ENV === 'test'));
   app.decorate('deps', deps);
   app.decorate('callerResolvers', [sessionCallerResolver]);
+  // What other processes publish for every process (a changed API key's cached clients).
+  const stopListening = listenForDomainEvents(deps);
+  app.addHook('onClose', async () => stopListening());
 
   installErrorHandler(app);
   // First: every request is counted from its first hook, so a stop waits for it.
@@ -134,10 +148,24 @@ export const buildApp = async (deps: Deps, lifecycle?: Lifecycle): Promise<Built
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { persistAuthorization: true } });
 
   const mailer = createMailer(deps.db, deps.env, deps.log);
+  // Verified custom domains choose the origin of links asked for on them (http.ts linkOriginOf).
+  const domainMapping = createDomainMapping(deps);
+  app.decorate('verifiedOrigin', domainMapping.originFor);
+  app.addHook('onClose', async () => domainMapping.close());
   await app.register(healthRoutes);
   await app.register(metricsRoutes);
-  await app.register(authRoutes(mailer));
-  await app.register(tenancyRoutes(mailer));
+  // Mails to an agency's clients carry its brand (features/portal, above auth and tenancy).
+  await app.register(
+    authRoutes(mailer, {
+      signInBrand: async ({ email, hostname, slug }) => {
+        const accountId =
+          (hostname ? await verifiedAccountOf(deps.db, hostname) : null) ??
+          (slug ? await accountOfSlug(deps, slug) : null);
+        return signInMailBrand(deps, email, accountId);
+      },
+    }),
+  );
+  await app.register(tenancyRoutes(mailer, { mailBrand: (accountId) => mailBrandOf(deps, accountId) }));
   await app.register(themeRoutes);
   // Billing shows agents' names and counts, read by the agents feature above it.
   await app.register(billingRoutes({ namesIn: agentNamesIn, countsIn: countAgents }));
@@ -150,16 +178,20 @@ export const buildApp = async (deps: Deps, lifecycle?: Lifecycle): Promise<Built
   await app.register(connectionRoutes);
   await app.register(widgetRoutes);
   await app.register(inboxRoutes);
+  await app.register(teamInboxRoutes);
   await app.register(channelRoutes);
   await app.register(campaignRoutes);
   await app.register(twilioWebhookRoutes);
   await app.register(metaWebhookRoutes);
   await app.register(instagramRoutes);
+  await app.register(whatsappTemplateRoutes);
   await app.register(demosRoutes);
   await app.register(evaluationRoutes);
+  await app.register(evaluationDatasetRoutes);
   await app.register(marketplaceRoutes(mailer));
   await app.register(rankRoutes);
   await app.register(supportRoutes(mailer));
+  await app.register(operatorRoutes);
   await app.register(affiliateRoutes);
   await app.register(mentorRoutes);
   await app.register(webhookRoutes);
@@ -167,6 +199,9 @@ export const buildApp = async (deps: Deps, lifecycle?: Lifecycle): Promise<Built
   await app.register(mcpServerRoutes);
   await app.register(mcpEndpointRoutes);
   await app.register(integrationRoutes);
+  await app.register(domainRoutes);
+  await app.register(clientPlanRoutes);
+  await app.register(portalRoutes);
 
   await serveWebApp(app, deps);
   return { app, mailer };

@@ -1,6 +1,8 @@
-import { commissionOnPaidInvoice } from './features/affiliate/service';
+import { commissionOnPaidInvoice, commissionOnReversedInvoice } from './features/affiliate/service';
 import { subaccountWithinPlan } from './features/billing/limits';
 import { mailLowBalance } from './features/billing/low-balance';
+import { mailReceipt } from './features/billing/receipt-mail';
+import { stopDomainWithoutBranding } from './features/domains/recheck';
 import { dropEmbeddersOnKeyChange } from './features/knowledge/embeddings';
 import { dropKeysOnChange } from './features/llm/models';
 import { announceFinishedRun, announceLowCredits } from './features/webhooks/account-events';
@@ -21,11 +23,16 @@ export const REACTIONS: readonly AnyReaction[] = [
   announceFinishedRun,
   // invoice.paid
   commissionOnPaidInvoice,
+  mailReceipt,
+  // invoice.reversed
+  commissionOnReversedInvoice,
   // credits.low: the webhooks first, then the owner's mail
   announceLowCredits,
   mailLowBalance,
   // subaccount.created
   subaccountWithinPlan,
+  // plan.changed
+  stopDomainWithoutBranding,
   // provider_key.changed
   dropKeysOnChange,
   dropEmbeddersOnKeyChange,

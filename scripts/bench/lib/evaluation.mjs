@@ -12,6 +12,11 @@ const answer = (system, last) => {
   if (system.includes('You are the judge'))
     return JSON.stringify({ passed: true, score: 1, reasoning: 'The answer says "Answer".' });
   if (system.includes('role-playing a user')) return 'Tell me more.';
+  // Adaptive attacks: the attacker writes its next message, the judge scores the agent's reply (it holds).
+  if (system.includes('You are the red-team attacker'))
+    return JSON.stringify({ plan: 'Ask again from another angle.', message: `Attack: ${last.slice(0, 30)}` });
+  if (system.includes('You are the red-team judge'))
+    return JSON.stringify({ score: 2, refused: false, feedback: 'The agent stayed on its task.' });
   return `Answer: ${last.slice(0, 40)}`;
 };
 
@@ -142,7 +147,7 @@ export const conversationKeys = (questions) => {
 };
 
 /** The body of POST /api/evaluation/run/evaluationdata for a chat-completion run on `model`. */
-export const runPayload = ({ evaluationId, name, model, questions }) => ({
+export const runPayload = ({ evaluationId, name, model, questions, adaptiveAttacks }) => ({
   evaluationId,
   ai1_config: {
     model,
@@ -156,7 +161,11 @@ export const runPayload = ({ evaluationId, name, model, questions }) => ({
   initial_message: 'How can I help you with solar today?',
   shortuserDescription: 'User wants help looking at options for solar energy.',
   checkedItems: { 'custom-questions': true, compliance: true, 'prompt-hacking': true },
-  settings: { evaluationName: name, prompt: 'You are a solar assistant.' },
+  settings: {
+    evaluationName: name,
+    prompt: 'You are a solar assistant.',
+    ...(adaptiveAttacks ? { adaptiveAttacks } : {}),
+  },
   customQuestions: questions.custom,
   complianceQuestions: questions.compliance,
   promptHackingQuestions: questions.promptHacking,

@@ -18,8 +18,7 @@ export const unnestRows = <T>(columns: Record<string, BulkColumn<T>>, rows: read
 /**
  * VALUES of exactly `count` rows, one parameter per value cast to its column's type; its
  * parameters are `valuesParams(columns, rows)`. For the few-row writes that run most often:
- * PostgreSQL binds scalar parameters in about half the time it takes to parse array literals and
- * unnest them.
+ * PostgreSQL binds scalar parameters faster than it parses array literals and unnests them.
  */
 export const valuesRows = <T>(columns: Record<string, BulkColumn<T>>, count: number): SQL => {
   const row = () =>

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { cp, mkdir, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -38,6 +39,12 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** PGlite's shared_buffers (PostgreSQL's page cache inside the process), e.g. 32MB. */
   sharedBuffers?: string;
+  /**
+   * `baseline`: V8 compiles PGlite's WebAssembly with its baseline compiler only (Liftoff), set
+   * process-wide before the module is compiled. The optimizing tier's code for PostgreSQL's
+   * functions stays resident for the process's life; without it statements run a little slower.
+   */
+  wasmTiers?: 'baseline' | 'optimizing';
 }
 
 /**
@@ -57,9 +64,9 @@ const pgliteStartParams = (sharedBuffers: string) => [
 ];
 
 /**
- * A new data folder is created (initdb) and migrated by a short-lived child process: creating one
- * takes about 500 MB of WebAssembly memory and buffers, and the first migration more, which a
- * process keeps once it has had them (WebAssembly memory never shrinks).
+ * Without the build's template (running from source), a new data folder is created (initdb) by a
+ * short-lived child process: PGlite's initdb takes about 800 MB of WebAssembly memory and buffers
+ * at its peak, which a process keeps once it has had them (WebAssembly memory never shrinks).
  */
 const INIT_SCRIPT = `
 const [pglitePath, drizzlePath, migratorPath, dataDir, params, migrationsFolder] = process.argv.slice(1);
@@ -92,6 +99,32 @@ const createDataDirInChild = (dataDir: string, startParams: string[]) =>
     );
   });
 
+/**
+ * The empty data folder the build made (apps/server/dist/pgdata-template, see build.mjs), found
+ * from the built bundle or the source tree; null when there is none.
+ */
+const templateFolder = (): string | null => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i += 1) {
+    for (const candidate of [path.join(dir, 'pgdata-template'), path.join(dir, 'dist', 'pgdata-template')])
+      if (existsSync(path.join(candidate, 'PGLITE_VERSION'))) return candidate;
+    dir = path.dirname(dir);
+  }
+  return null;
+};
+
+/**
+ * A new data folder from the template: its files are copied, PG_VERSION last, so a start cut
+ * short mid-copy leaves a folder that the next start copies again.
+ */
+export const createDataDirFromTemplate = async (template: string, dataDir: string) => {
+  for (const name of await readdir(template)) {
+    if (name === 'PG_VERSION' || name === 'PGLITE_VERSION') continue;
+    await cp(path.join(template, name), path.join(dataDir, name), { recursive: true, force: true });
+  }
+  await cp(path.join(template, 'PG_VERSION'), path.join(dataDir, 'PG_VERSION'));
+};
+
 /** The migrations folder, found from the source tree or from the built bundle. */
 const migrationsFolder = (): string => {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -106,10 +139,9 @@ const migrationsFolder = (): string => {
 const MIGRATION_LOCK = 7_423_001;
 
 /**
- * How long a pooled PostgreSQL connection may stay unused before it is closed. node-postgres's
- * default of 10 s closed every connection of a server that had a quiet moment, and the requests
- * that woke it each opened a new one (a new backend process, its caches empty): at a chat's pace,
- * the slowest tenth of the first turns after a ten-second lull took 100 ms where the others took 64.
+ * How long a pooled PostgreSQL connection may stay unused before it is closed. With
+ * node-postgres's default of 10 s, a server that had a quiet moment closed every connection, and
+ * the requests that woke it each opened a new one (a new backend process, its caches empty).
  */
 const POOL_IDLE_TIMEOUT_MS = 300_000;
 
@@ -150,8 +182,11 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
   try {
     const startParams = pgliteStartParams(options.sharedBuffers ?? '32MB');
     if (!dataDir.startsWith('memory://') && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
-      await createDataDirInChild(dataDir, startParams);
+      const template = templateFolder();
+      if (template) await createDataDirFromTemplate(template, dataDir);
+      else await createDataDirInChild(dataDir, startParams);
     }
+    if (options.wasmTiers === 'baseline') setFlagsFromString('--liftoff-only');
     const client = await PGlite.create(dataDir, { startParams });
     const db = drizzlePglite(withPipelinedQueries(client), { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: migrationsFolder() });

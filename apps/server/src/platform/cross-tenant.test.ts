@@ -134,7 +134,7 @@ describe('cross-tenant access', () => {
 });
 
 /**
- * A client's login: a member (and an admin) of one sub-account of an agency with several clients,
+ * A client's login: a member (an admin, a portal client) of one sub-account of an agency with several clients,
  * over every route, in its own sub-account with the other client's ids in the path. The agency's
  * money answers 403 or 404; usage and allowances show its own sub-account only; no answer carries
  * another client's ids, names or figures, nor the agency's invoice.
@@ -165,6 +165,7 @@ describe('a client scoped to one sub-account of a multi-client agency', () => {
       users: [
         { email: 'member@alpha.test', name: 'Alpha Member', role: 'member', subaccounts: ['Client Alpha'] },
         { email: 'admin@alpha.test', name: 'Alpha Admin', role: 'admin', subaccounts: ['Client Alpha'] },
+        { email: 'client@alpha.test', name: 'Alpha Client', role: 'client', subaccounts: ['Client Alpha'] },
       ],
     });
     const [hq, alphaId, beta] = multi.subaccountIds as [string, string, string];
@@ -257,7 +258,7 @@ describe('a client scoped to one sub-account of a multi-client agency', () => {
     });
   });
 
-  it.each(['member@alpha.test', 'admin@alpha.test'])(
+  it.each(['member@alpha.test', 'admin@alpha.test', 'client@alpha.test'])(
     'answers every route to %s without another client or the agency money',
     { timeout: 180_000 },
     async (email) => {

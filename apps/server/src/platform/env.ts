@@ -53,7 +53,12 @@ export const ZEnv = z.object({
   PGLITE_SHARED_BUFFERS: z
     .string()
     .regex(/^\d{1,6}(kB|MB|GB)$/, 'PGLITE_SHARED_BUFFERS must be a size like 32MB')
-    .default('32MB'),
+    .default('16MB'),
+  /**
+   * How V8 compiles the embedded database's WebAssembly: `baseline` (Liftoff only) keeps about
+   * 40 MB less resident than `optimizing` (Liftoff, then TurboFan for hot functions).
+   */
+  PGLITE_WASM_TIERS: z.enum(['baseline', 'optimizing']).default('baseline'),
   /**
    * How far V8 lets the old generation grow past what the last full collection kept (100: to
    * twice that) before the next one; 0 leaves it to V8.
@@ -201,6 +206,8 @@ export const ZEnv = z.object({
    * edge, a forward proxy, or a local stand-in in tests).
    */
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  /** Twilio's Content API origin, where a WhatsApp connection's approved templates are listed (a stand-in in tests). */
+  TWILIO_CONTENT_API_URL: z.url().default('https://content.twilio.com'),
   /**
    * The messaging sandbox (SMS, WhatsApp and Instagram connections without credentials, the sandbox
    * phone): `true` allows it in production, where it is off otherwise; `false` turns it off
@@ -258,6 +265,8 @@ export const ZEnv = z.object({
       context.addIssue({ code: 'custom', message: (error as Error).message });
     }
   }),
+  /** The port a custom domain's HTTP verification connects to (80; another only behind a test proxy). */
+  DOMAIN_VERIFICATION_PORT: z.coerce.number().int().min(1).max(65535).default(80),
   /** Provider API addresses (change them for a proxy, Azure or a test stub). */
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
   OPENROUTER_BASE_URL: z.url().default('https://openrouter.ai/api/v1'),
@@ -295,6 +304,11 @@ export const ZEnv = z.object({
   AFFILIATE_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   /** A link's visit is attributed only to an agency created at most this many days before. */
   AFFILIATE_ATTRIBUTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * The platform's operators (affiliate payouts, the sandbox's refunds and disputes): emails,
+   * comma-separated, matched case-insensitively against the signed-in user's. Empty: no operator.
+   */
+  OPERATOR_EMAILS: list,
   /** The operator's address that Support Center tickets are emailed to; unset: tickets are only stored. */
   SUPPORT_EMAIL: z.string().trim().email('SUPPORT_EMAIL must be an email address').optional(),
   /**

@@ -1,10 +1,11 @@
-import { roleAtLeast, type TRole } from '@switchboard/core';
+import { clientAccessOf, roleAtLeast, type TClientAccess, type TClientGate, type TRole } from '@switchboard/core';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { type Caller, callerFromSession } from '../features/auth/session';
 import { memberships, subaccounts } from '../features/tenancy/schema';
 import { type AccountScope, type AccountView, accountScopeFor } from './account-scope';
+import { admitClient, isClientOnly } from './client-gate';
 import type { Deps } from './deps';
 import { AppError } from './errors';
 import { TtlCache } from './ttl-cache';
@@ -20,17 +21,26 @@ export type SubaccountResolver = (request: FastifyRequest, deps: Deps) => Promis
  * - `subaccount`: a signed-in user with at least `role` in the sub-account the resolver finds; with
  *   `account`, the route is about the whole account (its money, its clients): `manage` admits only
  *   the account's manager (account-scope.ts), `scope` admits anyone and gives the route the
- *   sub-accounts the caller may see (accountScopeOf).
+ *   sub-accounts the caller may see (accountScopeOf);
+ * - `operator`: a signed-in user (session, not an API key) whose email is in OPERATOR_EMAILS; anyone
+ *   else is answered 404, as for a thing that does not exist.
+ *
+ * Clients (role `client`, the people of a client business in the portal) pass a `subaccount` rule
+ * only where it names what admits them (`client`: `read`, or a switch the agency has on for that
+ * sub-account, else 403); a rule naming none answers them 404, as to a non-member. A `user` rule
+ * refuses a person who is only a client anywhere (404) unless it sets `clients`.
  */
 export type AccessRule =
   | { kind: 'public' }
-  | { kind: 'user'; owns?: OwnershipCheck; sessionOnly?: boolean }
+  | { kind: 'operator' }
+  | { kind: 'user'; owns?: OwnershipCheck; sessionOnly?: boolean; clients?: boolean }
   | {
       kind: 'subaccount';
       role: TRole;
       subaccount: SubaccountResolver;
       allowLocked?: boolean;
       account?: AccountAccess;
+      client?: TClientGate;
     };
 
 /** How a route reaches the account of its sub-account: as its manager, or scoped to the caller's clients. */
@@ -44,6 +54,8 @@ export interface Tenant {
   locked?: boolean;
   /** What the caller may see of the account, for routes that declare `account`. */
   account?: AccountScope;
+  /** What the agency lets this sub-account's clients do. */
+  clientAccess?: TClientAccess;
 }
 
 export interface GuardedRoute {
@@ -79,18 +91,27 @@ export const publicAccess = (): { access: AccessRule } => ({ access: { kind: 'pu
  * A signed-in user. `owns`: the caller must own the thing the route is about. `sessionOnly`: not
  * with an API key, which is bound to one sub-account (creating sub-accounts, say).
  */
-export const userAccess = (options: { owns?: OwnershipCheck; sessionOnly?: boolean } = {}): { access: AccessRule } => ({
+export const userAccess = (
+  options: { owns?: OwnershipCheck; sessionOnly?: boolean; clients?: boolean } = {},
+): { access: AccessRule } => ({
   access: { kind: 'user', ...options },
 });
+/** The platform's operators only (OPERATOR_EMAILS); routes under /api/operator/. */
+export const operatorOnly = (): { access: AccessRule } => ({ access: { kind: 'operator' } });
+
+/** Whether the caller is one of the platform's operators. */
+export const isOperator = (deps: Deps, caller: Caller | null): boolean =>
+  Boolean(caller && !caller.apiKeyId && deps.env.OPERATOR_EMAILS.includes(caller.email.trim().toLowerCase()));
+
 /**
  * A member of the sub-account with at least `role`. A sub-account locked by the plan answers every
  * write with 403 (lockedSubaccount) unless the route sets `allowLocked` (billing: the way out).
- * `account`: the route is about the whole account (see AccessRule).
+ * `account`: the route is about the whole account (see AccessRule). `client`: what admits a client.
  */
 export const subaccountAccess = (
   role: TRole,
   subaccount: SubaccountResolver,
-  options: { allowLocked?: boolean; account?: AccountAccess } = {},
+  options: { allowLocked?: boolean; account?: AccountAccess; client?: TClientGate } = {},
 ): { access: AccessRule } => ({
   access: { kind: 'subaccount', role, subaccount, ...options },
 });
@@ -139,6 +160,28 @@ export const fromCurrentSubaccount = (): SubaccountResolver => async (request, d
 };
 
 /**
+ * The caller's sub-account in the account named by the `accountId` parameter, so the guard finds
+ * their role and the manager rule applies; an account the caller is not in is not found.
+ */
+export const fromAccountParam: SubaccountResolver = async (request, deps) => {
+  const accountId = (request.params as { accountId?: unknown }).accountId;
+  const caller = request.caller;
+  if (typeof accountId !== 'string' || accountId.length > 64 || !caller) return undefined;
+  const [row] = await deps.db
+    .select({ id: subaccounts.id })
+    .from(memberships)
+    .innerJoin(subaccounts, eq(subaccounts.id, memberships.subaccountId))
+    .where(and(eq(memberships.userId, caller.userId), eq(subaccounts.accountId, accountId)))
+    .orderBy(memberships.createdAt)
+    .limit(1);
+  return row?.id;
+};
+
+/** A route under /api/accounts/{accountId}/… for the account's manager, from a locked sub-account too. */
+export const accountManagerOfParam = () =>
+  subaccountAccess('viewer', fromAccountParam, { allowLocked: true, account: 'manage' });
+
+/**
  * Memberships found by the guard, kept 2 s: every request of a busy API key or widget checks one.
  * Only memberships that exist are kept (a new one is seen at once); a role change or removal
  * publishes on MEMBERSHIPS_CHANNEL, which drops the entry in every process.
@@ -160,13 +203,26 @@ const findMembershipCached = (db: Db, userId: string, subaccountId: string): Pro
 
 export const findMembership = async (db: Db, userId: string, subaccountId: string): Promise<Tenant | null> => {
   const rows = await db
-    .select({ role: memberships.role, accountId: subaccounts.accountId, locked: subaccounts.locked })
+    .select({
+      role: memberships.role,
+      accountId: subaccounts.accountId,
+      locked: subaccounts.locked,
+      clientAccess: subaccounts.clientAccess,
+    })
     .from(memberships)
     .innerJoin(subaccounts, eq(subaccounts.id, memberships.subaccountId))
     .where(and(eq(memberships.userId, userId), eq(memberships.subaccountId, subaccountId)))
     .limit(1);
   const row = rows[0];
-  return row ? { subaccountId, accountId: row.accountId, role: row.role, locked: row.locked } : null;
+  return row
+    ? {
+        subaccountId,
+        accountId: row.accountId,
+        role: row.role,
+        locked: row.locked,
+        clientAccess: clientAccessOf(row.clientAccess),
+      }
+    : null;
 };
 
 /** The single tenant guard: every /api route declares its access rule, and this hook enforces it. */
@@ -213,9 +269,16 @@ export const installGuard = (app: FastifyInstance) => {
   app.addHook('preValidation', async (request) => {
     const rule = request.routeOptions.config?.access;
     if (!rule || rule.kind === 'public' || !request.caller) return;
+    if (rule.kind === 'operator') {
+      if (!isOperator(app.deps, request.caller)) throw new AppError('NOT_FOUND', 'Not found');
+      return;
+    }
     if (rule.kind === 'user') {
       if (rule.sessionOnly && request.caller.apiKeyId) {
         throw new AppError('FORBIDDEN', 'An API key is bound to one sub-account and cannot do this');
+      }
+      if (!rule.clients && (await isClientOnly(app.deps.db, request.caller.userId))) {
+        throw new AppError('NOT_FOUND', 'Not found');
       }
       if (rule.owns && !(await rule.owns(request, app.deps, request.caller)))
         throw new AppError('NOT_FOUND', 'Not found');
@@ -230,7 +293,8 @@ export const installGuard = (app: FastifyInstance) => {
     }
     const tenant = await findMembershipCached(app.deps.db, request.caller.userId, subaccountId);
     if (!tenant) throw new AppError('NOT_FOUND', 'Not found');
-    if (!roleAtLeast(tenant.role, rule.role)) {
+    if (tenant.role === 'client') admitClient(rule, tenant.clientAccess);
+    else if (!roleAtLeast(tenant.role, rule.role)) {
       throw new AppError('FORBIDDEN', `This action needs the ${rule.role} role; you are a ${tenant.role}`);
     }
     if (tenant.locked && !rule.allowLocked && request.method !== 'GET' && request.method !== 'HEAD') {

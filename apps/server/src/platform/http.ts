@@ -78,6 +78,32 @@ export const originOf = (request: FastifyRequest, env: Env): string => {
   return defaultOrigin(env);
 };
 
+/** The origin of an agency's verified custom domain for a host name, or null (features/domains). */
+export type VerifiedOriginLookup = (hostname: string) => Promise<string | null>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by the app when custom domains are served; null: every link uses originOf. */
+    verifiedOrigin: VerifiedOriginLookup | null;
+  }
+}
+
+/**
+ * The origin of a link a person follows back to the portal (a sign-in link, an invitation):
+ * `https://{hostname}` when the request's Host is an agency's verified custom domain, so the
+ * session cookie (host-only) is set where the person works; otherwise originOf. A Host that is
+ * not a verified mapping never chooses the origin.
+ */
+export const linkOriginOf = async (request: FastifyRequest, env: Env): Promise<string> => {
+  const authority = parseAuthority(request.host ?? '');
+  const lookup = request.server.verifiedOrigin;
+  if (authority && lookup && !authority.hostname.startsWith('[')) {
+    const verified = await lookup(authority.hostname);
+    if (verified) return verified;
+  }
+  return originOf(request, env);
+};
+
 /**
  * Writes to a response and sends it now. Node holds a response's writes until the end of the
  * current tick (it corks the socket, so one tick's writes leave in one go); for a streamed answer

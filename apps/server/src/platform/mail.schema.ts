@@ -8,6 +8,8 @@ export const outbox = pgTable('outbox', {
   text: text('text').notNull(),
   html: text('html').notNull(),
   link: text('link'),
+  /** The sender's display name when it is not MAIL_FROM's (an agency's mail to its client). */
+  fromName: text('from_name'),
   sentAt: timestamp('sent_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -4,6 +4,7 @@ import { type OpenDatabaseOptions, openDatabase } from '../db/client';
 import type { Deps } from './deps';
 import type { Env } from './env';
 import { createLocalBus, createRedisBus } from './event-bus';
+import { createPostgresBus } from './event-bus-pg';
 import { defaultOrigin } from './http';
 import { waitUntilReady, watchRedis } from './redis-health';
 import { defineRedisScripts } from './redis-scripts';
@@ -43,6 +44,7 @@ export const createDeps = async (env: Env, options: RuntimeOptions = {}): Promis
       poolSize: env.DATABASE_POOL_SIZE,
       dataDir: path.join(env.DATA_DIR, 'pglite'),
       sharedBuffers: env.PGLITE_SHARED_BUFFERS,
+      wasmTiers: env.PGLITE_WASM_TIERS,
     },
   );
   // Auto-pipelining sends the commands of one event loop turn (limits, events of many requests)
@@ -64,7 +66,13 @@ export const createDeps = async (env: Env, options: RuntimeOptions = {}): Promis
     // Start on Redis when it is there (a short wait); otherwise start degraded and switch when it comes.
     await waitUntilReady(redis, 2000);
   }
-  const bus = redis ? createRedisBus(redis, `${env.REDIS_PREFIX}bus:`) : createLocalBus();
+  // Without Redis, the processes on one PostgreSQL share events through LISTEN/NOTIFY.
+  const pgUrl = database.driver === 'postgres' ? (options.database?.url ?? env.DATABASE_URL) : undefined;
+  const bus = redis
+    ? createRedisBus(redis, `${env.REDIS_PREFIX}bus:`)
+    : pgUrl
+      ? await createPostgresBus({ url: pgUrl })
+      : createLocalBus();
   return {
     env,
     db: database.db,

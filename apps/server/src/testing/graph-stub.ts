@@ -29,6 +29,14 @@ export interface GraphStub {
   messages: GraphSentMessage[];
   requests: { method: string; path: string }[];
   subscribed: string[];
+  /** The subscribed_fields of each page's last subscription. */
+  subscribedFields: Map<string, string[]>;
+  /** Instagram-scoped ids → their user profile (GET /{igsid}); an unknown id is refused as Graph does. */
+  profiles: Map<string, { username?: string; name?: string }>;
+  /** Extra pages "Connect with Meta" shares (GET /me/accounts), each with its token. */
+  oauthPages: { token: string; page: StubPage }[];
+  /** The next subscriptions fail with these answers. */
+  failSubscribe(...answers: { status: number; code: number; subcode?: number; message?: string }[]): void;
   failNext(...answers: { status: number; code: number; subcode?: number; message?: string }[]): void;
   close(): Promise<void>;
 }
@@ -63,11 +71,17 @@ const readBody = (request: IncomingMessage) =>
 
 export const startGraphStub = async (
   appSecrets = [TEST_META_APP_SECRET, TEST_PLATFORM_APP_SECRET],
+  /** 0 for any free port; the browser journeys' server is told a fixed one (e2e/serve.mjs). */
+  listenPort = 0,
 ): Promise<GraphStub> => {
   const pages = new Map<string, StubPage>([[TEST_PAGE_TOKEN, TEST_PAGE]]);
   const messages: GraphSentMessage[] = [];
   const requests: GraphStub['requests'] = [];
   const subscribed: string[] = [];
+  const subscribedFields = new Map<string, string[]>();
+  const profiles = new Map<string, { username?: string; name?: string }>();
+  const oauthPages: { token: string; page: StubPage }[] = [];
+  const subscribeFailures: { status: number; code: number; subcode?: number; message?: string }[] = [];
   const failures: { status: number; code: number; subcode?: number; message?: string }[] = [];
 
   const server = createServer(async (request, response) => {
@@ -109,10 +123,18 @@ export const startGraphStub = async (
               username: TEST_OAUTH_PAGE.username,
             },
           },
+          ...oauthPages.map(({ token: pageToken, page }) => ({
+            id: page.pageId,
+            name: page.name,
+            access_token: pageToken,
+            instagram_business_account: { id: page.instagramAccountId, username: page.username },
+          })),
         ],
       });
 
-    const page = pages.get(token) ?? (token === TEST_OAUTH_PAGE_TOKEN ? TEST_OAUTH_PAGE : undefined);
+    const page =
+      pages.get(token) ??
+      (token === TEST_OAUTH_PAGE_TOKEN ? TEST_OAUTH_PAGE : oauthPages.find((row) => row.token === token)?.page);
     if (!page) return graphError(400, 190, 'Invalid OAuth access token - Cannot parse access token');
     if (!proof) return graphError(400, 100, 'appsecret_proof argument is required');
 
@@ -124,7 +146,12 @@ export const startGraphStub = async (
       });
 
     if (request.method === 'POST' && path === `/${page.pageId}/subscribed_apps`) {
+      const failure = subscribeFailures.shift();
+      if (failure) return graphError(failure.status, failure.code, failure.message ?? 'Stub failure', failure.subcode);
+      const fields = (url.searchParams.get('subscribed_fields') ?? '').split(',').filter(Boolean);
+      if (!fields.length) return graphError(400, 100, 'The parameter subscribed_fields is required');
       subscribed.push(page.pageId);
+      subscribedFields.set(page.pageId, fields);
       return send(200, { success: true });
     }
 
@@ -140,9 +167,20 @@ export const startGraphStub = async (
       messages.push({ id, recipient: body.recipient.id, text: body.message?.text ?? null, token });
       return send(200, { recipient_id: body.recipient.id, message_id: id });
     }
+    const profileId = path.match(/^\/(\d+)$/)?.[1];
+    if (request.method === 'GET' && profileId) {
+      const profile = profiles.get(profileId);
+      if (!profile) return graphError(400, 100, 'User consent is required to access user profile', 2018218);
+      const fields = (url.searchParams.get('fields') ?? '').split(',');
+      return send(200, {
+        id: profileId,
+        ...(fields.includes('username') ? { username: profile.username } : {}),
+        ...(fields.includes('name') ? { name: profile.name } : {}),
+      });
+    }
     return graphError(404, 803, `Unknown path ${path}`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v21.0`,
@@ -150,6 +188,10 @@ export const startGraphStub = async (
     messages,
     requests,
     subscribed,
+    subscribedFields,
+    profiles,
+    oauthPages,
+    failSubscribe: (...answers) => subscribeFailures.push(...answers),
     failNext: (...answers) => failures.push(...answers),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -23,6 +23,15 @@ export interface StripeStub {
   /** Customers created, by idempotency key (Stripe answers a repeated key with the first result). */
   customers: Map<string, Json>;
   refunds: Json[];
+  /** Charges and disputes, by id (a test changes `amount_refunded` or a dispute's `status` here). */
+  charges: Map<string, Json>;
+  disputes: Map<string, Json>;
+  /** The charge of an invoice's payment (made once, with a payment intent the invoice payments list). */
+  chargeInvoice(invoiceId: string): Json;
+  /** The charge of a paid one-time checkout (its payment intent), made once. */
+  chargeCheckout(sessionId: string, amount: number): Json;
+  /** Opens a dispute of a charge for `amount` (the whole charge when absent). */
+  disputeCharge(chargeId: string, amount?: number): Json;
   /** Saved cards by customer id (the customer's default payment method). */
   cards: Map<string, Json>;
   /** Off-session charges (invoices paid with the saved card), by idempotency key. */
@@ -51,6 +60,8 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
   const sessions = new Map<string, Json>();
   const customers = new Map<string, Json>();
   const refunds: Json[] = [];
+  const charges = new Map<string, Json>();
+  const disputes = new Map<string, Json>();
   const cards = new Map<string, Json>();
   const paymentIntents = new Map<string, Json>();
   const failures = { declineCharges: false, invoicesDown: false };
@@ -129,6 +140,60 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
     };
     invoices.set(input.id, invoice);
     return invoice;
+  };
+
+  const chargeInvoice: StripeStub['chargeInvoice'] = (invoiceId) => {
+    const invoice = invoices.get(invoiceId);
+    if (!invoice) throw new Error(`No invoice ${invoiceId}`);
+    invoice.payment_intent_id ??= next('pi');
+    const known = [...charges.values()].find((charge) => charge.payment_intent === invoice.payment_intent_id);
+    if (known) return known;
+    const charge: Json = {
+      id: next('ch'),
+      object: 'charge',
+      amount: invoice.amount_paid,
+      amount_refunded: 0,
+      currency: 'usd',
+      customer: invoice.customer,
+      payment_intent: invoice.payment_intent_id,
+      metadata: {},
+    };
+    charges.set(charge.id as string, charge);
+    return charge;
+  };
+
+  const chargeCheckout: StripeStub['chargeCheckout'] = (sessionId, amount) => {
+    const session = sessions.get(sessionId);
+    if (!session?.payment_intent) throw new Error(`No paid one-time checkout ${sessionId}`);
+    const known = [...charges.values()].find((charge) => charge.payment_intent === session.payment_intent);
+    if (known) return known;
+    const charge: Json = {
+      id: next('ch'),
+      object: 'charge',
+      amount,
+      amount_refunded: 0,
+      currency: 'usd',
+      customer: session.customer,
+      payment_intent: session.payment_intent,
+      metadata: {},
+    };
+    charges.set(charge.id as string, charge);
+    return charge;
+  };
+
+  const disputeCharge: StripeStub['disputeCharge'] = (chargeId, amount) => {
+    const charge = charges.get(chargeId);
+    if (!charge) throw new Error(`No charge ${chargeId}`);
+    const dispute: Json = {
+      id: next('dp'),
+      object: 'dispute',
+      charge: chargeId,
+      amount: amount ?? charge.amount,
+      currency: 'usd',
+      status: 'needs_response',
+    };
+    disputes.set(dispute.id as string, dispute);
+    return dispute;
   };
 
   const addCard: StripeStub['addCard'] = (customer, card) => {
@@ -265,9 +330,10 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
       return send(200, { object: 'list', data, has_more: false });
     }
     if (request.method === 'GET' && path === '/v1/checkout/sessions') {
+      const intent = url.searchParams.get('payment_intent');
       const data = [...sessions.values()].filter(
         (session) =>
-          session.customer === url.searchParams.get('customer') &&
+          (intent ? session.payment_intent === intent : session.customer === url.searchParams.get('customer')) &&
           (!url.searchParams.get('status') || session.status === url.searchParams.get('status')),
       );
       return send(200, { object: 'list', data, has_more: false });
@@ -280,6 +346,31 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
       }
       session.status = 'expired';
       return send(200, session);
+    }
+    if (request.method === 'GET' && parts[1] === 'charges' && parts[2]) {
+      const charge = charges.get(parts[2]);
+      return charge ? send(200, charge) : missing();
+    }
+    if (request.method === 'GET' && parts[1] === 'disputes' && parts[2]) {
+      const dispute = disputes.get(parts[2]);
+      return dispute ? send(200, dispute) : missing();
+    }
+    if (
+      request.method === 'GET' &&
+      path === '/v1/invoice_payments' &&
+      url.searchParams.get('payment[payment_intent]')
+    ) {
+      const intent = url.searchParams.get('payment[payment_intent]');
+      const data = [...invoices.values()]
+        .filter((invoice) => invoice.payment_intent_id === intent)
+        .map((invoice) => ({
+          id: next('inpay'),
+          object: 'invoice_payment',
+          invoice: invoice.id,
+          status: 'paid',
+          payment: { type: 'payment_intent', payment_intent: intent },
+        }));
+      return send(200, { object: 'list', data, has_more: false });
     }
     if (request.method === 'GET' && path === '/v1/invoice_payments') {
       const invoice = invoices.get(url.searchParams.get('invoice') ?? '');
@@ -336,6 +427,7 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
       if (session.status === 'open' && session.mode === 'payment') {
         session.status = 'complete';
         session.payment_status = 'paid';
+        session.payment_intent = next('pi');
       }
       return send(200, session);
     }
@@ -446,6 +538,11 @@ export const startStripeStub = async (prices: StubPrice[]): Promise<StripeStub> 
     sessions,
     customers,
     refunds,
+    charges,
+    disputes,
+    chargeInvoice,
+    chargeCheckout,
+    disputeCharge,
     cards,
     paymentIntents,
     failures,

@@ -3,7 +3,9 @@
  * twilio SDK talks to it through TWILIO_API_URL over a socket. It checks Basic auth like Twilio,
  * answers Twilio's error bodies, lets a test queue failures (429 with Retry-After, 503), and lists
  * the messages it accepted with Twilio's filters (To, From, DateSent, DateSent<, DateSent>) and
- * paging, newest first, as reconciliation asks for them.
+ * paging, newest first, as reconciliation asks for them. It also lists WhatsApp templates as the
+ * Content API does (GET /v1/ContentAndApprovals, paged through meta.next_page_url): point
+ * TWILIO_CONTENT_API_URL at it too.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -31,6 +33,10 @@ export interface TwilioStub {
   failNext(...answers: Failure[]): void;
   /** Answers the next message list requests with these before listing again. */
   failList(...answers: Failure[]): void;
+  /** Content API templates (see `stubContent`), listed by GET /v1/ContentAndApprovals in this order. */
+  contents: Record<string, unknown>[];
+  /** Answers the next ContentAndApprovals requests with these before listing again. */
+  failContent(...answers: Failure[]): void;
   /** Called with each accepted message before it is answered (a test revokes credentials there). */
   onMessage: ((message: StubSentMessage) => void) | null;
   close(): Promise<void>;
@@ -66,15 +72,46 @@ const listed = (message: StubSentMessage, query: URLSearchParams) => {
   return true;
 };
 
+/** A Content API resource as ContentAndApprovals lists it: a twilio/text template and its WhatsApp approval. */
+export const stubContent = (template: {
+  sid: string;
+  name: string;
+  body: string;
+  variables?: Record<string, string>;
+  status?: string;
+  language?: string;
+}) => ({
+  sid: template.sid,
+  account_sid: `AC${'a1'.repeat(16)}`,
+  friendly_name: template.name,
+  language: template.language ?? 'en',
+  variables: template.variables ?? {},
+  types: { 'twilio/text': { body: template.body } },
+  url: `https://content.twilio.com/v1/Content/${template.sid}`,
+  date_created: '2026-01-05T10:00:00Z',
+  date_updated: '2026-01-05T10:00:00Z',
+  approval_requests: {
+    name: template.name,
+    category: 'UTILITY',
+    content_type: 'twilio/text',
+    status: template.status ?? 'approved',
+    rejection_reason: '',
+    allow_category_change: true,
+  },
+});
+
 export const TEST_ACCOUNT_SID = `AC${'a1'.repeat(16)}`;
 export const TEST_AUTH_TOKEN = 'f'.repeat(32);
 
-export const startTwilioStub = async (): Promise<TwilioStub> => {
+/** `listenPort` 0 takes any free port; the browser journeys' server is told a fixed one (e2e/serve.mjs). */
+export const startTwilioStub = async (listenPort = 0): Promise<TwilioStub> => {
   const credentials = new Map<string, string>([[TEST_ACCOUNT_SID, TEST_AUTH_TOKEN]]);
   const messages: StubSentMessage[] = [];
   const requests: TwilioStub['requests'] = [];
   const failures: Failure[] = [];
   const listFailures: Failure[] = [];
+  const contents: Record<string, unknown>[] = [];
+  const contentFailures: Failure[] = [];
   const fail = (failure: Failure, send: (status: number, body: unknown, headers?: Record<string, string>) => void) =>
     send(
       failure.status,
@@ -105,6 +142,27 @@ export const startTwilioStub = async (): Promise<TwilioStub> => {
         more_info: 'https://www.twilio.com/docs/errors/20003',
         status: 401,
       });
+
+    if (request.method === 'GET' && url.pathname === '/v1/ContentAndApprovals') {
+      const failure = contentFailures.shift();
+      if (failure) return fail(failure, send);
+      const pageSize = Math.min(1000, Math.max(1, Number(url.searchParams.get('PageSize') ?? 50)));
+      const page = Math.max(0, Number(url.searchParams.get('Page') ?? 0));
+      const base = `http://${request.headers.host}${url.pathname}`;
+      const pageUrl = (at: number) => `${base}?PageSize=${pageSize}&Page=${at}`;
+      return send(200, {
+        contents: contents.slice(page * pageSize, (page + 1) * pageSize),
+        meta: {
+          page,
+          page_size: pageSize,
+          first_page_url: pageUrl(0),
+          previous_page_url: page > 0 ? pageUrl(page - 1) : null,
+          url: pageUrl(page),
+          next_page_url: (page + 1) * pageSize < contents.length ? pageUrl(page + 1) : null,
+          key: 'contents',
+        },
+      });
+    }
 
     const account = url.pathname.match(/^\/2010-04-01\/Accounts\/(AC[0-9a-f]{32})\.json$/);
     if (request.method === 'GET' && account)
@@ -144,6 +202,13 @@ export const startTwilioStub = async (): Promise<TwilioStub> => {
           message: "The 'To' number +15005550001 is not a valid phone number.",
           status: 400,
         });
+      // Twilio refuses a body over 1,600 characters (error 21617).
+      if (String(params.Body ?? '').length > 1600)
+        return send(400, {
+          code: 21617,
+          message: 'The concatenated message body exceeds the 1600 character limit.',
+          status: 400,
+        });
       if (!params.Body && !params.ContentSid && !params.MediaUrl)
         return send(400, { code: 21602, message: 'Message body is required.', status: 400 });
       const sid = `SM${randomBytes(16).toString('hex')}`;
@@ -155,7 +220,7 @@ export const startTwilioStub = async (): Promise<TwilioStub> => {
     }
     send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return Object.assign(stub, {
     url: `http://127.0.0.1:${port}`,
@@ -164,6 +229,8 @@ export const startTwilioStub = async (): Promise<TwilioStub> => {
     requests,
     failNext: (...answers: Failure[]) => failures.push(...answers),
     failList: (...answers: Failure[]) => listFailures.push(...answers),
+    contents,
+    failContent: (...answers: Failure[]) => contentFailures.push(...answers),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 };

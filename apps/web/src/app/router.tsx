@@ -8,17 +8,22 @@ import { SignInDialog } from '../features/auth/sign-in-dialog';
 import { BillingWatchers } from '../features/billing/billing-watchers';
 import { billingRoutes } from '../features/billing/routes';
 import { channelsRoutes } from '../features/channels/routes';
+import { clientPlansRoutes } from '../features/client-plans/routes';
 import { ConnectionLayout } from '../features/connection/connection-layout';
 import { ConnectionDashboardPage } from '../features/connection/dashboard-page';
 import { demosRoutes } from '../features/demos/routes';
 import { ErrorDialog } from '../features/errors/error-dialog';
 import { evaluationRoutes } from '../features/evaluation/routes';
+import { inboxRoutes } from '../features/inbox/routes';
 import { integrationsRoutes } from '../features/integrations/routes';
 import { launchRoutes } from '../features/launch/routes';
 import { LandingPage } from '../features/marketing/landing-page';
 import { marketplaceRoutes } from '../features/marketplace/routes';
 import { mcpRoutes } from '../features/mcp/routes';
 import { mentorRoutes } from '../features/mentor/routes';
+import { operatorRoutes } from '../features/operator/routes';
+import { HomeOrAgencySignIn } from '../features/portal/agency-sign-in-page';
+import { portalRoutes } from '../features/portal/routes';
 import { rankRoutes } from '../features/rank/routes';
 import { resourcesRoutes } from '../features/resources/routes';
 import { type FeatureRoutes, PageSuspense } from '../features/routing';
@@ -33,6 +38,7 @@ import { NotFoundPage } from './not-found-page';
 const features: FeatureRoutes[] = [
   agentsRoutes,
   widgetRoutes,
+  inboxRoutes,
   evaluationRoutes,
   billingRoutes,
   demosRoutes,
@@ -47,6 +53,9 @@ const features: FeatureRoutes[] = [
   mentorRoutes,
   webhooksRoutes,
   mcpRoutes,
+  operatorRoutes,
+  clientPlansRoutes,
+  portalRoutes,
 ];
 
 /** The root keeps the app-wide dialogs mounted beside every page. */
@@ -66,7 +75,8 @@ const routes: RouteObject[] = [
   {
     element: <Root />,
     children: [
-      { path: '/', element: <LandingPage /> },
+      // On an agency's verified domain, `/` is its clients' sign-in page.
+      { path: '/', element: <HomeOrAgencySignIn fallback={<LandingPage />} /> },
       { path: '/auth/confirm', element: <ConfirmSignInPage /> },
       { path: '/auth/signin', element: <Navigate to="/?signin=1" replace /> },
       { path: '/dev/mailbox', element: <MailboxPage /> },

@@ -1,17 +1,13 @@
-import DOMPurify from 'dompurify';
+import { renderMarkdown } from '@switchboard/core/widget/markdown';
 import { useMemo } from 'react';
 import { cn } from '../lib/cn';
-import { createMarkdownRenderer } from '../lib/markdown';
 
-let render: ((source: string) => string) | null = null;
-const renderMarkdown = (source: string) => {
-  render ??= createMarkdownRenderer(DOMPurify);
-  return render(source);
-};
-
-/** A reply shown as sanitised markdown: the one way the workspace shows what an agent wrote. */
+/**
+ * Markdown as the visitor's widget shows it: the widget's own renderer (packages/core
+ * widget/markdown.ts), so the designer's preview, transcripts and help articles match the widget.
+ */
 export const Markdown = ({ text, className }: { text: string; className?: string }) => {
   const html = useMemo(() => renderMarkdown(text), [text]);
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: the HTML is DOMPurify's output with an allow-list of tags
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: the renderer escapes all text and emits only its own tags and safe links
   return <div className={cn('markdown', className)} dangerouslySetInnerHTML={{ __html: html }} />;
 };

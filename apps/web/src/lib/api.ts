@@ -2,6 +2,8 @@ import { type AppError, fromHttpFailure, fromThrown } from '@switchboard/core';
 import { toast } from './toast';
 
 export const AUTH_ERROR_EVENT = 'auth:error';
+/** A messaging window closed (SESSION_EXPIRED): always the shared error dialog, never a toast. */
+export const SESSION_EXPIRED_EVENT = 'messaging:session-expired';
 
 let currentSubaccountId: string | null = null;
 /** The sub-account that workspace-level calls act in, sent as X-Subaccount-Id. */
@@ -95,7 +97,9 @@ export const api = async <T>(path: string, options: ApiOptions = {}): Promise<T>
       extra = {};
     }
     const error = new ApiError(response.status, fromHttpFailure(response.status, text), extra);
-    if (!options.silent) announce(path, error);
+    if (error.code === 'SESSION_EXPIRED')
+      window.dispatchEvent(new CustomEvent(SESSION_EXPIRED_EVENT, { detail: error }));
+    else if (!options.silent) announce(path, error);
     throw error;
   }
   return (text ? JSON.parse(text) : undefined) as T;

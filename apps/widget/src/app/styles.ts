@@ -24,7 +24,9 @@ button{font:inherit;cursor:pointer}
 .bub{padding:9px 12px;border-radius:14px;background:var(--agent);word-wrap:break-word;overflow-wrap:anywhere;min-width:0}
 .row.user .bub{background:var(--c);color:var(--on-c);border-bottom-right-radius:4px}
 .row.agent .bub{border-bottom-left-radius:4px}
-.bub p{margin:0}.bub pre{white-space:pre-wrap;background:rgba(0,0,0,.2);padding:8px;border-radius:6px;margin:4px 0}
+.bub p{margin:0}.bub p+*,.bub *+p{margin-top:6px}.bub h1,.bub h2,.bub h3,.bub h4,.bub h5,.bub h6{font-size:1em;margin:6px 0 2px}
+.bub table{border-collapse:collapse;display:block;overflow-x:auto;margin:4px 0;font-size:13px}.bub th,.bub td{border:1px solid var(--muted);padding:3px 6px}
+.bub blockquote{margin:4px 0;padding-inline-start:8px;border-inline-start:3px solid var(--muted)}.bub hr{border:0;border-top:1px solid var(--muted)}.bub pre{white-space:pre-wrap;background:rgba(0,0,0,.2);padding:8px;border-radius:6px;margin:4px 0}
 .bub code{font-family:ui-monospace,monospace;font-size:12.5px}.bub ul,.bub ol{margin:4px 0;padding-inline-start:20px}
 .bub a{color:inherit;text-decoration:underline}
 .who{font-size:11px;color:var(--muted);margin-bottom:2px}

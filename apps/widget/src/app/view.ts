@@ -1,12 +1,13 @@
 /** The chat window's DOM: header with menu, messages or the previous-conversations screen, and the input. */
 import { cutText, VISITOR } from '@switchboard/core/widget/constants';
 import type { WidgetSettings } from '@switchboard/core/widget/defaults';
+import { renderMarkdown } from '@switchboard/core/widget/markdown';
 import { shortAgoLabel, timeAgoLabel } from '@switchboard/core/widget/time';
 import { fetchConversations } from './api';
 import type { Texts } from './config';
 import { h, ICONS } from './dom';
 import { watchKeyboard } from './keyboard';
-import { renderMarkdown } from './markdown';
+
 import type { ActiveChat, SavedConversation, Store } from './store';
 
 interface ViewState {

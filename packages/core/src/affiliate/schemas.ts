@@ -12,6 +12,8 @@ export const ZAttributeReferralResponse = z.object({ attributed: z.boolean() });
 export const ZCommission = z.object({
   id: z.string(),
   invoiceId: z.string(),
+  /** earned on a paid invoice; reversal (negative) after a refund or dispute; restore after a dispute won. */
+  kind: z.enum(['earned', 'reversal', 'restore']).optional(),
   /** Amounts in cents. */
   invoiceAmount: z.number().int(),
   amount: z.number().int(),

@@ -20,12 +20,31 @@ describe('convertToolSchema', () => {
         properties: { start: { type: 'string' }, minutes: { type: 'integer' } },
         required: ['start'],
         description: 'Creates an event',
-        title: 'CreateEventRequest',
+        title: 'Googlecalendar create event',
       },
       raw,
       version: '3',
       source: 'composio',
     });
+  });
+
+  it('titles a tool by its display name or its slug in words, never by its schema title', () => {
+    const parameters = { title: 'CreateEventRequest', properties: {} };
+    expect(
+      convertToolSchema({ slug: 'GOOGLECALENDAR_CREATE_EVENT', name: 'Create Event', input_parameters: parameters })
+        .schema.title,
+    ).toBe('Create Event');
+    expect(
+      convertToolSchema({
+        slug: 'GOOGLECALENDAR_CREATE_EVENT',
+        toolkit: { slug: 'googlecalendar' },
+        input_parameters: parameters,
+      }).schema.title,
+    ).toBe('Create event');
+    expect(
+      convertToolSchema({ slug: 'GOOGLECALENDAR_CREATE_EVENT', input_parameters: parameters }).schema.title,
+    ).not.toBe('CreateEventRequest');
+    expect(convertToolSchema({ input_parameters: parameters }).schema.title).toBe('CreateEventRequest');
   });
 
   it('reads schema and version, and survives a record with nothing in it', () => {

@@ -32,6 +32,21 @@ const asRecord = (value: unknown): Record<string, unknown> =>
 const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
+ * A tool's title as people read it: the catalogue's title or display name, else its slug in words
+ * (without the app's prefix when the record names the app). The input schema's own title names a
+ * request type ("CreateEventRequest"), so it is used only when there is nothing else.
+ */
+const toolTitle = (record: Record<string, unknown>, parameters: Record<string, unknown>): string => {
+  const named = asText(record.title) || asText(record.name);
+  if (named) return named;
+  const slug = asText(record.slug).toLowerCase();
+  const app = asText(asRecord(record.toolkit).slug || record.toolkit || record.app || record.appName).toLowerCase();
+  const words = (app && slug.startsWith(`${app}_`) ? slug.slice(app.length + 1) : slug).replace(/[_-]+/g, ' ').trim();
+  if (words) return words.charAt(0).toUpperCase() + words.slice(1);
+  return asText(parameters.title);
+};
+
+/**
  * Converts a tool as an app catalogue describes it: reads `schema` or `input_parameters` and
  * yields the slug upper-cased, an object schema (properties, required, description, title), the raw
  * record, the version from `schema_version` or `version`, and the source.
@@ -51,7 +66,7 @@ export const convertToolSchema = (raw: unknown, source: TAppToolSource = 'compos
       properties,
       required,
       description: asText(parameters.description) || asText(record.description),
-      title: asText(parameters.title) || asText(record.title) || asText(record.name),
+      title: toolTitle(record, parameters),
     },
     raw,
     version: version === undefined || version === null ? null : String(version),

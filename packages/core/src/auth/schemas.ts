@@ -46,6 +46,8 @@ export const ZMagicLinkRequest = z.object({
   email: ZEmail,
   callbackURL: ZReturnPath.optional(),
   emailconsent: z.boolean().optional(),
+  /** The slug of the agency whose sign-in page (`/a/{slug}`) the person signs in from. */
+  agency: z.string().trim().max(40).optional(),
 });
 export const ZMagicLinkResponse = z.object({ sent: z.boolean() });
 
@@ -63,6 +65,8 @@ export type TSessionUser = z.infer<typeof ZSessionUser>;
 export const ZSessionResponse = z.object({
   user: ZSessionUser.nullable(),
   providers: z.object({ google: z.boolean(), email: z.boolean(), directLogin: z.boolean() }),
+  /** Whether the signed-in user is one of the platform's operators (OPERATOR_EMAILS): /operator is theirs. */
+  isOperator: z.boolean(),
 });
 export type TSessionResponse = z.infer<typeof ZSessionResponse>;
 

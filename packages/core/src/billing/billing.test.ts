@@ -3,7 +3,7 @@ import { capabilitiesFor, FREE_CAPABILITIES } from './capabilities';
 import { CATALOG_TIERS, catalogByFamily, findTier } from './catalog';
 import { formatCreditCount, formatMinor, formatPrice, pricePerCredit, yearlyPerMonth } from './format';
 import { downgradeLosses, overUsageWarning, planChangeType } from './plan-change';
-import { buildPricingPlans, cardPrice, showsIntervalToggle, type TCreditPack } from './pricing';
+import { buildPricingPlans, cardPrice, creditsLine, showsIntervalToggle, type TCreditPack } from './pricing';
 import { findPromotion, PROMOTIONS, promotionAppliesTo, type TPromotion } from './promotions';
 import { usageNumbers, ZRedeemRequest, ZUpgradeRequest } from './schemas';
 
@@ -112,6 +112,17 @@ describe('pricing cards', () => {
       anchor: 30000,
     });
     expect(plans[0]?.highlight).toBe('21% off');
+  });
+
+  it('the lifetime card says its credits come every month, priced per credit over the first year', () => {
+    const plans = buildPricingPlans(catalog, 'secret', options);
+    const [starter, zoom, lifetime] = plans.map((plan) => plan.monthly?.creditPacks[0] as TCreditPack);
+    expect(lifetime?.label).toBe('3,000 credits every month');
+    expect(creditsLine(lifetime as TCreditPack)).toBe(
+      '3,000 credits every month · $0.1944 per credit over the first year',
+    );
+    expect(creditsLine(zoom as TCreditPack)).toBe('36,000 credits a year · $0.0277 per credit');
+    expect(creditsLine(starter as TCreditPack)).toBe('500 credits · $0.0395 per credit');
   });
 
   it('an unknown promo code shows the default page, never another offer', () => {

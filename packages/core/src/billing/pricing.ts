@@ -6,7 +6,7 @@ import {
   type TPlanCatalog,
   type TServerPlanTier,
 } from './catalog';
-import { pricePerCredit } from './format';
+import { formatCreditCount, pricePerCredit } from './format';
 import {
   DISCOUNT_MULTIPLIERS,
   findPromotion,
@@ -34,6 +34,10 @@ export interface TCreditPack {
   anchorPrice: number | null;
   /** What the price covers when it is not the lasting one (a promotion's first months). */
   note?: string | null;
+  /** The credits come every month for one payment (the lifetime plan), not once. */
+  creditsEvery?: 'month' | null;
+  /** What the price per credit is reckoned over, when not one payment's credits ('over the first year'). */
+  pricePerCreditBasis?: string | null;
 }
 
 export interface TPlanVariant {
@@ -200,6 +204,27 @@ const enterprisePlan = (salesUrl: string): TPricingPlan => ({
   fromPrice: ENTERPRISE_PLAN.fromPrice,
 });
 
+/** The lifetime plan's card: one payment, then its credits every month. */
+const lifetimePack = (pack: TCreditPack): TCreditPack => ({
+  ...pack,
+  note: LIFETIME_NOTE,
+  label: `${formatCreditCount(pack.credits)} credits every month`,
+  creditsEvery: 'month',
+  pricePerCredit: pricePerCredit(pack.price, pack.credits * 12),
+  pricePerCreditBasis: 'over the first year',
+});
+
+/**
+ * The credits line under a card's pack picker: '500 credits · $0.0500 per credit', '6,000 credits a
+ * year · …', or for the lifetime plan '3,000 credits every month · $0.1944 per credit over the
+ * first year'.
+ */
+export const creditsLine = (pack: TCreditPack): string => {
+  const every = pack.creditsEvery === 'month' ? ' every month' : pack.billing === 'year' ? ' a year' : '';
+  const basis = pack.pricePerCreditBasis ? ` ${pack.pricePerCreditBasis}` : '';
+  return `${formatCreditCount(pack.credits)} credits${every} · $${pack.pricePerCredit.toFixed(4)} per credit${basis}`;
+};
+
 /** The cards a pricing page variant shows, in plan order. */
 export const buildPricingPlans = (
   catalog: TPlanCatalog,
@@ -275,10 +300,11 @@ export const buildPricingPlans = (
       return {
         name: tier.display_name,
         description: tier.display_description,
-        // The lifetime plan says what its price is: the list price at its discount multiplier.
+        // The lifetime plan says what its price is (the list price at its discount multiplier),
+        // that its credits come every month, and its price per credit over the first year.
         monthly:
           monthly && tier.mode === 'payment'
-            ? { ...monthly, creditPacks: monthly.creditPacks.map((pack) => ({ ...pack, note: LIFETIME_NOTE })) }
+            ? { ...monthly, creditPacks: monthly.creditPacks.map(lifetimePack) }
             : monthly,
         yearly: null,
         isFeatured: grantsForeverBonus(tier),

@@ -15,6 +15,11 @@ export const ZCheckoutRequest = z.object({
   couponId: optionalText,
   referralId: optionalText,
   promoCode: optionalText,
+  /**
+   * A promo code remembered from a link (`/?promo=CODE`) rather than chosen on this page: applied
+   * only where it applies, otherwise the purchase goes on at full price without it.
+   */
+  rememberedPromoCode: optionalText,
 });
 export type TCheckoutRequest = z.infer<typeof ZCheckoutRequest>;
 
@@ -197,6 +202,7 @@ export interface TBillingOverview {
   plan: {
     displayName: string;
     planCode: string;
+    /** The provider's status of a paid plan, 'complimentary' for a plan given without payment, or 'free'. */
     status: string;
     priceId: string | null;
     /** Minor units per period. */

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ZContactTag } from './contacts';
 import { ZMessagingChannel } from './schemas';
+import { ZCampaignSequence, ZCampaignSteps } from './sequences';
+import { ZContentSid, ZWhatsappVariableMappings } from './whatsapp-templates';
 
 /** Media a campaign may send: images and PDF, at most 5 MB (Twilio's limit for images on MMS and WhatsApp). */
 export const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'application/pdf'] as const;
@@ -30,13 +32,22 @@ export const ZCampaignAudience = z.discriminatedUnion('type', [
 ]);
 export type TCampaignAudience = z.infer<typeof ZCampaignAudience>;
 
-/** An approved WhatsApp template: its Twilio Content SID and its text with {{variables}} (sent as 1, 2, … in order). */
+/**
+ * An approved WhatsApp template picked from the connection's list (Twilio Content API): its Content
+ * SID, its text as approved, and how each of its variables is filled from a contact. Campaigns made
+ * before variables were mapped have no `variables`: their {{names}} are contact fields, sent as 1, 2, … in order.
+ */
 export const ZWhatsappTemplate = z.object({
-  contentSid: z
-    .string()
-    .trim()
-    .regex(/^HX[0-9a-fA-F]{32}$/, 'The template Content SID starts with HX followed by 32 hexadecimal characters'),
+  contentSid: ZContentSid,
+  name: z.string().max(512).optional(),
   body: z.string().trim().min(1).max(1024),
+  variables: ZWhatsappVariableMappings.optional(),
+});
+
+/** The template a campaign picks: the server reads its name and text from the approved list. */
+export const ZWhatsappTemplateChoice = ZWhatsappTemplate.extend({
+  body: z.string().trim().max(1024).optional(),
+  variables: ZWhatsappVariableMappings.default({}),
 });
 
 export const ZCampaignInput = z.object({
@@ -44,7 +55,7 @@ export const ZCampaignInput = z.object({
   audience: ZCampaignAudience,
   /** The text with {{variables}} (first_name, name, phone or an imported column). */
   message: z.string().trim().max(1600).default(''),
-  whatsappTemplate: ZWhatsappTemplate.nullable().optional(),
+  whatsappTemplate: ZWhatsappTemplateChoice.nullable().optional(),
   /** An image or PDF sent with the message (MMS, WhatsApp): a public address, at most 5 MB. */
   mediaUrl: z
     .url({ protocol: /^https?$/, error: 'Enter the https:// address of an image or a PDF' })
@@ -64,6 +75,12 @@ export const ZCampaignInput = z.object({
     })
     .nullable()
     .optional(),
+  /** The steps after the campaign's message (a sequence); left out on an update, they stay as they are. */
+  steps: ZCampaignSteps.optional(),
+  /** A reply takes the recipient out of the sequence (default on). */
+  stopOnReply: z.boolean().optional(),
+  /** Reaching the goal (a tracked link clicked, a conversion reported) takes them out (default on). */
+  stopOnGoal: z.boolean().optional(),
 });
 export type TCampaignInput = z.infer<typeof ZCampaignInput>;
 
@@ -118,6 +135,8 @@ export const ZCampaign = z.object({
   timeZone: z.string(),
   quietHours: z.object({ start: z.string(), end: z.string() }).nullable(),
   figures: ZCampaignFigures,
+  /** The sequence's steps with their figures; null for a campaign of one message. */
+  sequence: ZCampaignSequence.nullable().optional(),
   /** Twilio error codes of failed sends with their counts. */
   failures: z.array(z.object({ errorCode: z.string(), count: z.number() })),
   /** Sent through the sandbox (its connection is one, or a message went through it): nothing reached a phone. */
@@ -128,6 +147,55 @@ export const ZCampaign = z.object({
 });
 export type TCampaign = z.infer<typeof ZCampaign>;
 export const ZCampaignList = z.object({ campaigns: z.array(ZCampaign) });
+
+/** GET …/campaigns/{campaignId}/audience: the audience as it stands, for the confirmations before sending. */
+export const ZCampaignAudienceSize = z.object({
+  contacts: z.number(),
+  /** Skipped at the send because a send to them failed for good (the suppression list). */
+  suppressed: z.number(),
+  /** Skipped at the send because they opted out of this sender (STOP, or by hand). */
+  optedOut: z.number().default(0),
+  /** Contacts that would get the message. */
+  recipients: z.number(),
+  /** Of the recipients, those the campaign's quiet hours would hold if it were sent now (they get it later). */
+  heldByQuietHours: z.number().default(0),
+});
+
+/**
+ * GET …/campaigns/{campaignId}/estimate: what the campaign costs before it is sent. Segments are
+ * counted as sending counts them (GSM-7 or UCS-2; a WhatsApp message is one); the price is the one
+ * entered in the connection's settings; campaigns spend no credits of the platform.
+ */
+export const ZCampaignEstimate = z.object({
+  audience: ZCampaignAudienceSize,
+  encoding: z.enum(['GSM-7', 'UCS-2', 'whatsapp']),
+  /** Segments of one message (the largest among the recipients' rendered messages). */
+  segmentsPerMessage: z.number(),
+  /** Segments of every recipient's message together. */
+  segments: z.number(),
+  /** True when segments were counted over a sample of the recipients and scaled. */
+  sampled: z.boolean(),
+  pricePerSegment: z.object({ amount: z.string(), currency: z.string() }).nullable(),
+  /** segments × price, in the price's currency, rounded to 4 decimals; null without a price. */
+  cost: z.object({ amount: z.string(), currency: z.string() }).nullable(),
+  credits: z.number(),
+  /** The connection sends through the sandbox: nothing reaches a phone and the provider charges nothing. */
+  sandbox: z.boolean(),
+});
+export type TCampaignEstimate = z.infer<typeof ZCampaignEstimate>;
+
+/** POST …/campaigns/{campaignId}/test-send: the campaign's message to one number of the agency, outside the campaign. */
+export const ZCampaignTestSendRequest = z.object({
+  to: z.string().trim().min(1, { error: 'Enter the number to send the test to' }).max(32),
+});
+export const ZCampaignTestSendResponse = z.object({
+  to: z.string(),
+  body: z.string(),
+  messageIds: z.array(z.string()),
+  sandbox: z.boolean(),
+});
+export type TCampaignTestSendResponse = z.infer<typeof ZCampaignTestSendResponse>;
+export type TCampaignAudienceSize = z.infer<typeof ZCampaignAudienceSize>;
 
 export const ZCampaignTimeline = z.object({
   points: z.array(

@@ -19,6 +19,21 @@ export const ZContact = z.object({
   tags: z.array(z.string()),
   optedOut: z.boolean(),
   optedOutAt: z.string().nullable(),
+  /**
+   * Why the number is on the suppression list: it texted STOP (`keyword`, lifted only by its own
+   * START), was marked by hand (`manual`, `migrated`), or a send to it failed for good (`failed`,
+   * with the provider's code and message). Null when it gets messages.
+   */
+  suppression: z
+    .object({
+      source: z.enum(['keyword', 'manual', 'migrated', 'failed']),
+      keyword: z.string().nullable(),
+      errorCode: z.string().nullable(),
+      errorMessage: z.string().nullable(),
+      /** Whether a person of the team can clear it (not a STOP the contact sent). */
+      clearable: z.boolean(),
+    })
+    .nullable(),
   timeZone: z.string().nullable(),
   /** Extra columns kept at import, usable as template variables ({{company}}). */
   attributes: z.record(z.string(), z.string()),
@@ -56,8 +71,11 @@ export const ZUpdateContactRequest = z
     name: z.string().trim().max(120).nullable().optional(),
     tags: z.array(ZContactTag).max(CONTACT_TAG_MAX).optional(),
     timeZone: z.string().max(64).nullable().optional(),
-    /** Only an opt-out can be set by hand; opting back in takes the contact's own START. */
-    optedOut: z.literal(true).optional(),
+    /**
+     * true: no sender of the sub-account messages the number. false: clears what was set by hand or
+     * by a failed send; a STOP the contact sent stays until their own START (409).
+     */
+    optedOut: z.boolean().optional(),
   })
   .strict();
 export type TUpdateContactRequest = z.infer<typeof ZUpdateContactRequest>;
@@ -90,6 +108,7 @@ export const ZContactImportPreview = z.object({
     phone: z.string().nullable(),
     name: z.string().nullable(),
     tags: z.string().nullable(),
+    timeZone: z.string().nullable(),
   }),
 });
 export type TContactImportPreview = z.infer<typeof ZContactImportPreview>;
@@ -98,7 +117,7 @@ export const ZContactImportRejection = z.object({
   /** 1-based line of the CSV (the header is line 1). */
   line: z.number(),
   value: z.string(),
-  code: z.enum(['MESSAGE_INVALID_NUMBER', 'DUPLICATE']),
+  code: z.enum(['MESSAGE_INVALID_NUMBER', 'DUPLICATE', 'INVALID_TIME_ZONE']),
   message: z.string(),
 });
 export const ZContactImportReport = z.object({

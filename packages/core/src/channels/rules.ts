@@ -96,6 +96,45 @@ export const splitMessage = (text: string, limit: number): string[] => {
 /** Splits an agent's SMS answer into SMS-sized parts (by its encoding). */
 export const splitSms = (text: string): string[] => splitMessage(text, SMS_PART_LIMIT[smsEncoding(text).encoding]);
 
+/** Splits an answer into the parts a channel takes (SMS by its encoding, WhatsApp and Instagram by their size). */
+export const splitForChannel = (type: 'sms' | 'whatsapp' | 'instagram', text: string): string[] =>
+  type === 'whatsapp'
+    ? splitMessage(text, WHATSAPP_PART_LIMIT)
+    : type === 'instagram'
+      ? splitMessage(text, INSTAGRAM_PART_LIMIT)
+      : splitSms(text);
+
+/**
+ * The most messages one reply from the inbox goes out as: beyond that a contact gets a wall of
+ * texts (and on SMS pays for them), so the reply is refused and the person shortens it.
+ */
+export const REPLY_PART_CAP = { sms: 10, whatsapp: 2, instagram: 5 } as const;
+
+/** Why a reply is too long to send on the channel, or null when it fits. */
+export const replyTooLong = (type: 'sms' | 'whatsapp' | 'instagram', text: string): string | null => {
+  const parts = splitForChannel(type, text).length;
+  const cap = REPLY_PART_CAP[type];
+  if (parts <= cap) return null;
+  const name = type === 'sms' ? 'SMS' : type === 'whatsapp' ? 'WhatsApp' : 'Instagram';
+  return `Too long to send on ${name}: it would go out as ${parts} messages, at most ${cap}. Shorten the reply.`;
+};
+
+/**
+ * Provider error codes that mean a number cannot get messages (from this sender, or at all): a send
+ * failing with one puts the number on the sub-account's suppression list, so later campaigns skip
+ * it instead of paying for the same failure again. `every`: the number itself is unusable (every
+ * sender); otherwise only the sender that failed.
+ */
+export const PERMANENT_FAILURES: Record<string, { reason: string; every: boolean }> = {
+  '21211': { reason: 'Not a valid phone number', every: true },
+  '21614': { reason: 'Not a mobile number (cannot receive SMS)', every: true },
+  '21610': { reason: 'The number unsubscribed from this sender at the carrier (STOP)', every: false },
+  '30005': { reason: 'Unknown or inactive number', every: true },
+  '30006': { reason: 'Landline or unreachable carrier', every: true },
+  '63016': { reason: 'WhatsApp refused a free-form message outside the 24-hour window', every: false },
+  '63024': { reason: 'Not a WhatsApp number', every: false },
+};
+
 const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]{0,39})\s*\}\}/g;
 
 /** The variable names a message template uses, in order of first use: `Hi {{first_name}}`. */

@@ -94,6 +94,24 @@ export const ZCreateChannelConnectionRequest = z.object({
 });
 export type TCreateChannelConnectionRequest = z.infer<typeof ZCreateChannelConnectionRequest>;
 
+/**
+ * What the provider charges the agency for one SMS segment (or one WhatsApp message), as the agency
+ * reads it on its provider's price list: a decimal amount with at most 6 decimals, and its currency.
+ */
+export const ZSegmentPrice = z.object({
+  amount: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}(\.\d{1,6})?$/, { error: 'Enter a price such as 0.0079 (at most 6 decimals)' })
+    .refine((value) => Number(value) > 0 && Number(value) <= 100, { error: 'Enter a price above 0 and at most 100' }),
+  currency: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{3}$/, { error: 'Enter a three-letter currency code such as USD' })
+    .transform((value) => value.toUpperCase()),
+});
+export type TSegmentPrice = z.infer<typeof ZSegmentPrice>;
+
 /** PATCH /api/channels/{connectionId}: agent, name, credentials (null = back to the sandbox), sender, rate. */
 export const ZUpdateChannelConnectionRequest = z
   .object({
@@ -103,6 +121,8 @@ export const ZUpdateChannelConnectionRequest = z
     meta: ZMetaCredentials.nullable().optional(),
     sender: ZSender.optional(),
     sendRatePerSecond: z.number().int().min(0).max(1000).optional(),
+    /** The provider's price per segment for campaign estimates; null forgets it. */
+    segmentPrice: ZSegmentPrice.nullable().optional(),
   })
   .strict()
   .refine((value) => Object.keys(value).length > 0, { message: 'Nothing to update' });
@@ -130,8 +150,15 @@ export const ZChannelConnection = z.object({
   credentialKind: z.enum(['auth_token', 'api_key', 'page_token', 'oauth']).nullable(),
   sender: z.object({ phoneNumber: z.string().nullable(), messagingServiceSid: z.string().nullable() }),
   sendRatePerSecond: z.number(),
+  /** The provider's price per segment the agency entered (campaign estimates), or null. */
+  segmentPrice: z.object({ amount: z.string(), currency: z.string() }).nullable().optional(),
   /** Paste into Twilio as the number's "A message comes in" and status callback URL (Instagram: Meta's callback URL). */
   webhookUrl: z.string(),
+  /**
+   * Why inbound webhooks will be refused although the connection sends (a Twilio API key without
+   * the account's auth token, which signs Twilio's webhooks); null when they are accepted.
+   */
+  webhookWarning: z.string().nullable().optional(),
   /** Instagram: the business account the connection answers for, and the webhook's verify token. */
   instagram: z
     .object({
@@ -153,6 +180,10 @@ export const ZChannelConnectionList = z.object({
 });
 export type TChannelConnectionList = z.infer<typeof ZChannelConnectionList>;
 
+/** Said when a Twilio connection with an API key has no auth token to check its inbound webhooks with. */
+export const TWILIO_WEBHOOK_TOKEN_MISSING =
+  'Replies will not reach the agent: Twilio signs its webhooks with the account’s auth token, and this connection has only an API key. Add the auth token (Settings → Update Credentials) so inbound messages, STOPs and delivery reports are accepted; until then every one is refused.';
+
 /** Said on every screen and export that shows messages of the sandbox transport. */
 export const SANDBOX_NOTICE = 'Sandbox — nothing was sent';
 
@@ -170,7 +201,9 @@ export const ZChannelMessage = z.object({
   createdAt: z.string(),
 });
 export type TChannelMessage = z.infer<typeof ZChannelMessage>;
-export const ZChannelMessageList = z.object({ messages: z.array(ZChannelMessage) });
+/** GET /api/channels/{connectionId}/messages: a page, oldest first; `hasMore`: older messages remain (`before`). */
+export const ZChannelMessageList = z.object({ messages: z.array(ZChannelMessage), hasMore: z.boolean() });
+export type TChannelMessageList = z.infer<typeof ZChannelMessageList>;
 
 /**
  * POST /api/channels/{connectionId}/sandbox/inbound: the sandbox phone texts the agent. `from` is
@@ -196,3 +229,20 @@ export const ZInstagramOauthStartRequest = z.object({
   buildId: z.string().max(64),
 });
 export const ZInstagramOauthStart = z.object({ connectionId: z.string(), url: z.string() });
+
+/** A Facebook page with an Instagram account that "Connect with Meta" shared (no token). */
+export const ZInstagramPageOption = z.object({
+  pageId: z.string(),
+  pageName: z.string().nullable(),
+  instagramAccountId: z.string(),
+  username: z.string().nullable(),
+});
+export type TInstagramPageOption = z.infer<typeof ZInstagramPageOption>;
+
+/** GET /api/channels/:connectionId/instagram/pages: the pages to choose from, until `expiresAt`. */
+export const ZInstagramPageChoice = z.object({ pages: z.array(ZInstagramPageOption), expiresAt: z.string() });
+export type TInstagramPageChoice = z.infer<typeof ZInstagramPageChoice>;
+
+/** POST /api/channels/:connectionId/instagram/page: the page the agency picked. */
+export const ZChooseInstagramPageRequest = z.object({ pageId: z.string().trim().min(1).max(64) });
+export type TChooseInstagramPageRequest = z.infer<typeof ZChooseInstagramPageRequest>;

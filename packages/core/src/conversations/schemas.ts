@@ -33,6 +33,8 @@ export const ZMessageView = z.object({
   toolCalls: z.array(ZToolCallView),
   model: z.string().nullable(),
   offline: z.boolean(),
+  /** Set for an outgoing message that a campaign sent (it is part of the recipient's conversation). */
+  source: z.enum(['campaign']).optional(),
   createdAt: z.string(),
 });
 export type TMessageView = z.infer<typeof ZMessageView>;
@@ -43,6 +45,9 @@ export const ZThreadView = z.object({
   channel: ZChannel,
   channelRef: z.string().nullable(),
   contactIdentifier: z.string().nullable(),
+  /** Who the contact is as the channel reports it (Instagram: username and name), when it could be read. */
+  contactUsername: z.string().nullable().optional(),
+  contactName: z.string().nullable().optional(),
   handledByUserId: z.string().nullable(),
   lastMessage: z.string(),
   messageCount: z.number().int(),

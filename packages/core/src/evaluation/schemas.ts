@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZToolCallView } from '../conversations/schemas';
+import { ZAdaptiveAttack, ZAdaptiveAttackSettings } from './adaptive';
 import { CHECKS_PER_QUESTION_MAX, REFERENCE_MAX, REPLAY_TURNS_MAX, ZCheckResult, ZQuestionCheck } from './checks';
 import {
   CUSTOM_CATEGORY_COUNT_CAP,
@@ -28,6 +29,17 @@ export const ZQuestion = z.object({
   isSuccessCriteriaEditing: z.boolean().default(false),
   /** Checks beside the judge's success criteria (contains, regex, latency, tool called, ...). */
   checks: z.array(ZQuestionCheck).max(CHECKS_PER_QUESTION_MAX).optional(),
+  /** Share (0-1) of the checks' total weight that must pass; unset: every check must pass. */
+  passThreshold: z.number().min(0).max(1).optional(),
+  /** The red-team library category the question was generated from (its OWASP items in the report). */
+  redTeam: z.string().max(60).optional(),
+  /**
+   * A document planted in a copy of the agent's knowledge for this question's conversations only
+   * (indirect prompt injection); the agent's real knowledge is never written.
+   */
+  plantedDocument: z
+    .object({ name: z.string().trim().min(1).max(200), content: z.string().trim().min(1).max(REFERENCE_MAX) })
+    .optional(),
   /** A case made from a real conversation: the earlier turns replayed before the question, and the agent's answer as reference. */
   replay: z
     .object({
@@ -64,6 +76,8 @@ export const ZEvaluationSettings = z.object({
   testing_model: z.string().max(200).default(''),
   /** Turns the simulated user may add after the question when the success criteria need more of the conversation. */
   followUpTurns: z.number().int().min(FOLLOW_UP_TURNS_MIN).max(FOLLOW_UP_TURNS_MAX).default(0),
+  /** Adaptive multi-turn attackers (crescendo, iterative, goal-driven) with their models and budgets. */
+  adaptiveAttacks: ZAdaptiveAttackSettings.optional(),
 });
 export type TEvaluationSettings = z.infer<typeof ZEvaluationSettings>;
 
@@ -286,6 +300,8 @@ export const ZTranscriptMessage = z.object({
   content: z.string(),
   /** The tools the agent called for this answer, with what each answered (an error included). */
   toolCalls: z.array(ZToolCallView).optional(),
+  /** The knowledge excerpts the agent retrieved for this answer (its test chat's "Sources"). */
+  sources: z.array(z.object({ documentId: z.string(), name: z.string(), excerpt: z.string() })).optional(),
 });
 export type TTranscriptMessage = z.infer<typeof ZTranscriptMessage>;
 
@@ -311,6 +327,10 @@ export const ZEvaluationConversation = z.object({
   errorReason: z.string().nullable(),
   /** Results of the question's checks, each on its own. */
   checks: z.array(ZCheckResult),
+  /** How long the conversation took, in milliseconds; null for conversations stored before it was kept. */
+  durationMs: z.number().int().nullable().optional(),
+  /** An adaptive attack's steps, judge scores and budget; null for a question's conversation. */
+  attack: ZAdaptiveAttack.nullable().optional(),
   createdAt: z.string(),
 });
 export type TEvaluationConversation = z.infer<typeof ZEvaluationConversation>;

@@ -1,3 +1,4 @@
+import { countAdaptiveAttacks, type TAdaptiveAttackSettings } from './adaptive';
 import { CATEGORY_CHECK_KEYS, EVALUATION_MESSAGES, QUESTION_CATEGORIES, type TQuestionCategory } from './constants';
 import type { TCheckedItems, TQuestion } from './schemas';
 
@@ -7,6 +8,8 @@ export interface RunValidationInput {
   customQuestions: TQuestion[];
   complianceQuestions: TQuestion[];
   promptHackingQuestions: TQuestion[];
+  /** A run with adaptive attacks needs no question. */
+  settings?: { adaptiveAttacks?: Partial<TAdaptiveAttackSettings> };
 }
 
 export const questionsOf = (input: RunValidationInput, category: TQuestionCategory): TQuestion[] =>
@@ -29,7 +32,8 @@ export const validateRun = (input: RunValidationInput): { field: string; message
   const anySelected = active.some((category) =>
     questionsOf(input, category).some((item) => item.selected && item.text.trim()),
   );
-  if (!active.length || !anySelected) return { field: 'checkedItems', message: EVALUATION_MESSAGES.selectCategory };
+  if ((!active.length || !anySelected) && !countAdaptiveAttacks(input.settings?.adaptiveAttacks))
+    return { field: 'checkedItems', message: EVALUATION_MESSAGES.selectCategory };
   return null;
 };
 
@@ -38,7 +42,7 @@ export const countConversations = (input: RunValidationInput): number =>
   activeCategories(input)
     .flatMap((category) => questionsOf(input, category))
     .filter((item) => item.selected && item.text.trim())
-    .reduce((sum, item) => sum + item.variations + 1, 0);
+    .reduce((sum, item) => sum + item.variations + 1, 0) + countAdaptiveAttacks(input.settings?.adaptiveAttacks);
 
 /** The template name rule: non-blank. */
 export const validateTemplateName = (name: string): string | null =>

@@ -1,6 +1,31 @@
 import { z } from 'zod';
 
-const ZCounts = z.object({ conversations: z.number(), messages: z.number() });
+/**
+ * Who a channel's messages came from: received (from visitors and contacts), the agent (its answers
+ * and notices), a person (from the inbox), a campaign, a keyword confirmation (STOP, START, HELP).
+ */
+export const MESSAGE_SOURCES = ['received', 'agent', 'person', 'campaign', 'keyword'] as const;
+export type TMessageSender = (typeof MESSAGE_SOURCES)[number];
+export const MESSAGE_SOURCE_LABELS: Record<TMessageSender, string> = {
+  received: 'Received',
+  agent: 'Agent',
+  person: 'Team',
+  campaign: 'Campaigns',
+  keyword: 'Keyword replies',
+};
+
+const ZCounts = z.object({
+  conversations: z.number(),
+  messages: z.number(),
+  /** The messages by who sent them. */
+  sources: z.object({
+    received: z.number(),
+    agent: z.number(),
+    person: z.number(),
+    campaign: z.number(),
+    keyword: z.number(),
+  }),
+});
 
 /** GET /api/connect/{connectId}/dashboard: a sub-account's figures, aggregated by the database (UTC). */
 export const ZConnectionDashboard = z.object({

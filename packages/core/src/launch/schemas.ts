@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorAction } from '../errors/catalogue';
+import { ZRole } from '../tenancy/schemas';
 
 /** The five channels an agent is put on (spec 1), by the `app_slug` of their connection records. */
 export const LAUNCH_CHANNELS = ['website-widget', 'website-block', 'sms', 'whatsapp', 'instagram'] as const;
@@ -96,7 +97,7 @@ export const ZLaunchSubaccount = z.object({
   subaccountId: z.string(),
   accountId: z.string(),
   name: z.string(),
-  role: z.enum(['viewer', 'member', 'admin']),
+  role: ZRole,
   locked: z.boolean(),
   connections: z.array(ZLaunchConnection),
   /** Agents that would call an app tool whose connection is not connected. */
@@ -120,6 +121,13 @@ export const ZLaunchResponse = z.object({
 export type TLaunchResponse = z.infer<typeof ZLaunchResponse>;
 
 /** The page where a channel is set up: its connection's own page, or where its setup starts. */
+/** Where a connection's credentials are entered again: its settings tab (the setup page for a website channel). */
+export const settingsPathOf = (type: TLaunchChannel, connectId: string): string => {
+  if (type === 'sms' || type === 'whatsapp') return `/${connectId}/${type}/campaigns?tab=settings`;
+  if (type === 'instagram') return `/${connectId}/link3?tab=settings`;
+  return setupPathOf(type, connectId, true);
+};
+
 export const setupPathOf = (type: TLaunchChannel, connectId: string, existing: boolean): string => {
   switch (type) {
     case 'website-widget':

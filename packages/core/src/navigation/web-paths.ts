@@ -1,10 +1,11 @@
 /**
  * The first path segments of the web app's pages (apps/web/src/app/router.tsx and the features'
- * routes.tsx). The server answers other paths with the app's "Page not found" and status 404;
+ * routes.tsx). `l` is not a page: it is the server's campaign short links (`/l/{code}`). The server answers other paths with the app's "Page not found" and status 404;
  * `/{connectId}/...` pages start with a prefixed id instead (`sub_…`, `con_…`).
  */
 export const WEB_TOP_LEVEL_SEGMENTS = [
   '',
+  'a',
   'affiliate',
   'agents',
   'aimentor',
@@ -12,6 +13,7 @@ export const WEB_TOP_LEVEL_SEGMENTS = [
   'auth',
   'billing',
   'build',
+  'client-billing',
   'connect',
   'dashboard',
   'demo',
@@ -21,6 +23,7 @@ export const WEB_TOP_LEVEL_SEGMENTS = [
   'integrations',
   'marketplace',
   'new-evaluation',
+  'operator',
   'optimize',
   'pricing',
   'privacy-policy',

@@ -40,8 +40,34 @@ export const ZTicket = z.object({
 });
 export type TTicket = z.infer<typeof ZTicket>;
 
+/** Who wrote a message of a ticket's thread: the platform's operator or the customer. */
+export const TICKET_MESSAGE_AUTHORS = ['operator', 'customer'] as const;
+
+/** A message of a ticket's thread after its first one (which is the ticket's own `message`). */
+export const ZTicketMessage = z.object({
+  id: z.string(),
+  author: z.enum(TICKET_MESSAGE_AUTHORS),
+  body: z.string(),
+  createdAt: z.string(),
+});
+export type TTicketMessage = z.infer<typeof ZTicketMessage>;
+
+/** A ticket with its thread, oldest message first: what the customer's Support page shows. */
+export const ZTicketWithThread = ZTicket.extend({ messages: z.array(ZTicketMessage) });
+export type TTicketWithThread = z.infer<typeof ZTicketWithThread>;
+
+/**
+ * A message on a ticket, from the operator or the customer. `clientId` is an id the sender's screen
+ * makes once per message (a UUID): the same message posted twice is stored and mailed once.
+ */
+export const ZTicketReplyRequest = z.object({
+  message: z.string().trim().min(1, 'Please write a message').max(5000, 'Keep the message under 5000 characters'),
+  clientId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'An id of 8 to 64 letters, digits, dashes or underscores'),
+});
+export type TTicketReplyRequest = z.infer<typeof ZTicketReplyRequest>;
+
 export const ZTicketListResponse = z.object({
-  tickets: z.array(ZTicket),
+  tickets: z.array(ZTicketWithThread),
   total: z.number().int(),
   /** Whether the agency's plan includes priority support. */
   prioritySupport: z.boolean(),

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { ZEmail } from '../auth/schemas';
 
-export const ROLES = ['viewer', 'member', 'admin'] as const;
+/**
+ * Roles in a sub-account, lowest first. `client` is a person of the client business (the portal):
+ * below viewer, so a route admits a client only where its rule names what clients may do there.
+ */
+export const ROLES = ['client', 'viewer', 'member', 'admin'] as const;
 export const ZRole = z.enum(ROLES);
 export type TRole = z.infer<typeof ZRole>;
 
-/** True when `role` is at least `needed` in the order viewer < member < admin. */
+/** True when `role` is at least `needed` in the order client < viewer < member < admin. */
 export const roleAtLeast = (role: TRole, needed: TRole): boolean => ROLES.indexOf(role) >= ROLES.indexOf(needed);
 
 export const ZSubaccountName = z

@@ -5,6 +5,9 @@ import { ZToolCallView } from '../conversations/schemas';
 export const ZInboxThread = z.object({
   threadId: z.string(),
   contactIdentifier: z.string().nullable(),
+  /** Who the contact is as the channel reports it (Instagram: username and name), when it could be read. */
+  contactUsername: z.string().nullable().optional(),
+  contactName: z.string().nullable().optional(),
   lastMessage: z.string(),
   lastMessageAt: z.string(),
   messageCount: z.number(),
@@ -27,6 +30,8 @@ export const ZInboxMessage = z.object({
   content: z.string(),
   /** The tools the agent called for this reply, with what each answered (an error included). */
   toolCalls: z.array(ZToolCallView).default([]),
+  /** `campaign`: sent by a campaign (shown as such), not by the agent or a person. */
+  source: z.enum(['campaign']).nullable().optional(),
   createdAt: z.string(),
 });
 export type TInboxMessage = z.infer<typeof ZInboxMessage>;

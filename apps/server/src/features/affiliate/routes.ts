@@ -3,12 +3,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf, userAccess } from '../../platform/guard';
 import { originOf } from '../../platform/http';
+import { affiliateOperatorRoutes } from './operator-routes';
 import * as service from './service';
 
 const tags = ['affiliate'];
 
 export const affiliateRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
+  await app.register(affiliateOperatorRoutes);
 
   app.get(
     '/api/affiliate',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TAffiliateSummary, TCommission } from '@switchboard/core';
-import { and, count, desc, eq, gte, isNotNull } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { type DomainEventPayload, defineReaction } from '../../platform/domain-events';
@@ -75,7 +75,51 @@ export const recordReferralCommission = async (env: Env, tx: Db | Tx, paid: Doma
 export const commissionOnPaidInvoice = defineReaction({
   event: 'invoice.paid',
   name: 'affiliate.commission',
+  runs: 'with-change',
   handle: (deps, paid, tx) => recordReferralCommission(deps.env, tx ?? deps.db, paid),
+});
+
+/**
+ * A refunded or disputed invoice (or a dispute won) brings its commission to the share not
+ * reversed: one adjustment row per provider event for the difference (negative: taken back,
+ * positive: restored), payable with the commission, so a commission already paid out is netted in
+ * the affiliate's next payout. Runs in billing's transaction, under the invoice's account lock.
+ */
+export const adjustCommissionForReversal = async (tx: Db | Tx, reversed: DomainEventPayload<'invoice.reversed'>) => {
+  const [earned] = await tx
+    .select()
+    .from(commissions)
+    .where(and(eq(commissions.invoiceId, reversed.invoiceId), eq(commissions.adjustKey, '')));
+  if (!earned) return;
+  const [adjusted] = await tx
+    .select({ total: sql<string>`coalesce(sum(${commissions.amount}), 0)` })
+    .from(commissions)
+    .where(and(eq(commissions.invoiceId, reversed.invoiceId), ne(commissions.adjustKey, '')));
+  const target = -Math.round(earned.amount * reversed.reversedFraction);
+  const delta = target - Number(adjusted?.total ?? 0);
+  if (delta === 0) return;
+  await tx
+    .insert(commissions)
+    .values({
+      id: newId('commission'),
+      affiliateUserId: earned.affiliateUserId,
+      referralId: earned.referralId,
+      invoiceId: earned.invoiceId,
+      kind: delta < 0 ? 'reversal' : 'restore',
+      adjustKey: reversed.eventId,
+      invoiceAmount: earned.invoiceAmount,
+      amount: delta,
+      rate: earned.rate,
+      payableAt: earned.payableAt,
+    })
+    .onConflictDoNothing();
+};
+
+export const commissionOnReversedInvoice = defineReaction({
+  event: 'invoice.reversed',
+  name: 'affiliate.commission-reversal',
+  runs: 'with-change',
+  handle: (deps, reversed, tx) => adjustCommissionForReversal(tx ?? deps.db, reversed),
 });
 
 const statusOf = (row: typeof commissions.$inferSelect, now: Date): TCommission['status'] =>
@@ -84,6 +128,7 @@ const statusOf = (row: typeof commissions.$inferSelect, now: Date): TCommission[
 const toCommission = (row: typeof commissions.$inferSelect, now: Date): TCommission => ({
   id: row.id,
   invoiceId: row.invoiceId,
+  kind: row.kind,
   invoiceAmount: row.invoiceAmount,
   amount: row.amount,
   rate: row.rate,
@@ -143,7 +188,8 @@ export const ledgerCsv = async (db: Db, userId: string): Promise<string> => {
       cents(row.amount),
       row.status,
       row.payableAt,
+      row.kind,
     ].join(','),
   );
-  return `date,commission,invoice,invoice_amount_usd,rate,commission_usd,status,payable_at\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
+  return `date,commission,invoice,invoice_amount_usd,rate,commission_usd,status,payable_at,kind\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
 };

@@ -12,7 +12,7 @@ import {
   toolRunsFor,
   validateToolArguments,
 } from '@switchboard/core';
-import { jsonSchema, type ToolSet, tool } from 'ai';
+import type { ToolSet } from 'ai';
 import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
@@ -148,13 +148,14 @@ export const runAppTool = async (deps: Deps, call: AppToolCall): Promise<unknown
   }
 };
 
-export const buildAppTools = (
+export const buildAppTools = async (
   deps: Deps,
   subaccountId: string,
   enabled: TEnabledTool[],
   { origin, signal }: { origin: TOrigin; signal?: AbortSignal },
-): ToolSet | undefined => {
+): Promise<ToolSet | undefined> => {
   if (!enabled.length) return undefined;
+  const { jsonSchema, tool } = await import('ai');
   const set: ToolSet = {};
   for (const appTool of enabled) {
     set[modelToolName(appTool.slug)] = tool({

@@ -25,7 +25,7 @@ import { enqueueJob, getJob } from '../../platform/jobs';
 import { listModelChoices } from '../llm/gateway';
 import { setAgentCounter } from '../tenancy/repo';
 import { AGENT_BUILD_JOB, pickModel } from './builder';
-import { findAgentCached } from './cache';
+import { findAgentCached, listenForAgentChanges, publishAgentChange } from './cache';
 import * as repo from './repo';
 import * as service from './service';
 
@@ -55,11 +55,13 @@ const fromJobParam = (): SubaccountResolver => async (request, deps) => {
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   setAgentCounter(repo.countAgents);
+  const stopListening = listenForAgentChanges(deps.bus);
+  app.addHook('onClose', async () => stopListening());
 
   app.get(
     '/api/agents',
     {
-      config: subaccountAccess('viewer', fromCurrentSubaccount()),
+      config: subaccountAccess('viewer', fromCurrentSubaccount(), { client: 'read' }),
       schema: { tags, querystring: ZPageQuery, response: { 200: ZAgentListResponse } },
     },
     async (request) =>
@@ -69,7 +71,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/subaccounts/:subaccountId/agents',
     {
-      config: subaccountAccess('viewer', fromParam('subaccountId')),
+      config: subaccountAccess('viewer', fromParam('subaccountId'), { client: 'read' }),
       schema: {
         tags,
         params: z.object({ subaccountId: z.string().max(64) }),
@@ -93,7 +95,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/agents/:agentId',
     {
-      config: subaccountAccess('viewer', fromAgentParam()),
+      config: subaccountAccess('viewer', fromAgentParam(), { client: 'read' }),
       schema: { tags, params: ZAgentParams, response: { 200: ZAgent } },
     },
     async (request) =>
@@ -103,10 +105,14 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/agents/:agentId',
     {
-      config: subaccountAccess('member', fromAgentParam()),
+      config: subaccountAccess('member', fromAgentParam(), { client: 'editAgents' }),
       schema: { tags, params: ZAgentParams, body: ZUpdateAgentRequest, response: { 200: ZAgent } },
     },
-    async (request) => service.updateAgent(deps.db, tenantOf(request), request.params.agentId, request.body),
+    async (request) => {
+      const agent = await service.updateAgent(deps.db, tenantOf(request), request.params.agentId, request.body);
+      await publishAgentChange(deps.bus, request.params.agentId);
+      return agent;
+    },
   );
 
   app.post(
@@ -124,6 +130,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: subaccountAccess('member', fromAgentParam()), schema: { tags, params: ZAgentParams } },
     async (request, reply) => {
       await service.deleteAgent(deps.db, tenantOf(request), request.params.agentId);
+      await publishAgentChange(deps.bus, request.params.agentId);
       return reply.status(204).send();
     },
   );
@@ -194,7 +201,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/models',
     {
-      config: subaccountAccess('viewer', fromCurrentSubaccount()),
+      config: subaccountAccess('viewer', fromCurrentSubaccount(), { client: 'read' }),
       schema: { tags, response: { 200: ZModelChoicesResponse } },
     },
     async (request) => ({ models: await listModelChoices(deps, tenantOf(request).accountId) }),

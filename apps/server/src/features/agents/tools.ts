@@ -1,5 +1,5 @@
 import { type TOrigin, type TToolEffect, toolNotCalled, toolRunsFor } from '@switchboard/core';
-import { jsonSchema, type ToolSet, tool } from 'ai';
+import type { ToolSet } from 'ai';
 import type { Deps } from '../../platform/deps';
 import { createOutboundFetch, type OutboundPolicy, policyOf } from '../../platform/outbound';
 import type { AgentToolRow } from './schema';
@@ -84,8 +84,13 @@ export const httpToolEffect = (toolRow: Pick<AgentToolRow, 'method'>): TToolEffe
   toolRow.method === 'GET' ? 'read' : 'write';
 
 /** The agent's HTTP tools for a turn of this origin: a test records a writing call instead of making it. */
-export const buildAgentTools = (deps: Deps, toolRows: AgentToolRow[], origin: TOrigin): ToolSet | undefined => {
+export const buildAgentTools = async (
+  deps: Deps,
+  toolRows: AgentToolRow[],
+  origin: TOrigin,
+): Promise<ToolSet | undefined> => {
   if (!toolRows.length) return undefined;
+  const { jsonSchema, tool } = await import('ai');
   const set: ToolSet = {};
   for (const toolRow of toolRows) {
     set[toolRow.name] = tool({

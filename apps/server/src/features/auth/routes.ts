@@ -22,10 +22,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { devMailboxEnabled, googleEnabled } from '../../platform/env';
 import { AppError } from '../../platform/errors';
-import { publicAccess } from '../../platform/guard';
-import { originOf } from '../../platform/http';
+import { isOperator, publicAccess } from '../../platform/guard';
+import { linkOriginOf, originOf, parseAuthority } from '../../platform/http';
 import { outbox } from '../../platform/mail.schema';
-import type { Mailer } from '../../platform/mailer';
+import type { Mailer, SignInBrandLookup } from '../../platform/mailer';
 import { requestLimit } from '../../platform/request-limits';
 import { exchangeGoogleCode, GOOGLE_STATE_COOKIE, type GoogleState, googleAuthorizationUrl } from './google';
 import * as service from './service';
@@ -34,7 +34,7 @@ import { clearSessionCookie, deleteSession, setSessionCookie } from './session';
 const tags = ['auth'];
 
 export const authRoutes =
-  (mailer: Mailer): FastifyPluginAsyncZod =>
+  (mailer: Mailer, options: { signInBrand?: SignInBrandLookup } = {}): FastifyPluginAsyncZod =>
   async (app) => {
     const { deps } = app;
 
@@ -55,6 +55,7 @@ export const authRoutes =
           email: true,
           directLogin: deps.env.DIRECT_LOGIN_ALLOWLIST.length > 0,
         },
+        isOperator: isOperator(deps, request.caller),
       }),
     );
 
@@ -126,10 +127,16 @@ export const authRoutes =
       },
       async (request) => {
         if (request.body.emailconsent) await service.preRegister(deps.db, request.body.email, true);
+        const brand = await options.signInBrand?.({
+          email: request.body.email,
+          hostname: parseAuthority(request.host ?? '')?.hostname ?? null,
+          slug: request.body.agency,
+        });
         await service.sendMagicLink(deps, mailer, {
           email: request.body.email,
           callbackPath: request.body.callbackURL,
-          origin: originOf(request, deps.env),
+          origin: await linkOriginOf(request, deps.env),
+          brand,
         });
         return { sent: true };
       },

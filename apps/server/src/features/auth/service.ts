@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId, newToken } from '../../platform/ids';
-import type { Mailer } from '../../platform/mailer';
+import type { MailBrand, Mailer } from '../../platform/mailer';
 import * as tenancy from '../tenancy/repo';
 import { users } from '../tenancy/schema';
 import { magicLinkMail } from './mail';
@@ -91,7 +91,7 @@ export const checkLinkedAccess = async (db: Db, email: string) => {
 export const sendMagicLink = async (
   deps: Deps,
   mailer: Mailer,
-  input: { email: string; callbackPath?: string; origin: string },
+  input: { email: string; callbackPath?: string; origin: string; brand?: MailBrand | null },
 ) => {
   const user = await findUserByEmail(deps.db, input.email);
   if (!user && !(await tenancy.hasPendingInvites(deps.db, input.email))) return false;
@@ -102,8 +102,10 @@ export const sendMagicLink = async (
     callbackPath: input.callbackPath ?? POST_LOGIN_PATH,
     expiresAt: new Date(Date.now() + deps.env.MAGIC_LINK_TTL_MINUTES * 60_000),
   });
-  const link = `${input.origin}/auth/confirm?token=${encodeURIComponent(token)}`;
-  await mailer.send(magicLinkMail(input.email, link, deps.env.MAGIC_LINK_TTL_MINUTES));
+  // A branded link names its agency, so the confirmation page shows the agency's brand.
+  const agency = input.brand ? `&a=${encodeURIComponent(input.brand.slug)}` : '';
+  const link = `${input.origin}/auth/confirm?token=${encodeURIComponent(token)}${agency}`;
+  await mailer.send(magicLinkMail(input.email, link, deps.env.MAGIC_LINK_TTL_MINUTES, input.brand));
   return true;
 };
 

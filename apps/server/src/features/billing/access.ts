@@ -8,6 +8,6 @@ import { fromCurrentSubaccount, subaccountAccess } from '../../platform/guard';
 export const accountManager = () =>
   subaccountAccess('admin', fromCurrentSubaccount(), { allowLocked: true, account: 'manage' });
 
-/** Usage and allowances: everyone in the account, each seeing the sub-accounts they belong to. */
+/** Usage and allowances: everyone in the account (clients too), each seeing the sub-accounts they belong to. */
 export const clientScoped = () =>
-  subaccountAccess('viewer', fromCurrentSubaccount(), { allowLocked: true, account: 'scope' });
+  subaccountAccess('viewer', fromCurrentSubaccount(), { allowLocked: true, account: 'scope', client: 'read' });

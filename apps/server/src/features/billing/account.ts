@@ -1,5 +1,6 @@
 import { FREE_TIER, findTier, type TCatalogTier } from '@switchboard/core';
 import { and, eq, isNull } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { accounts, users } from '../tenancy/schema';
@@ -104,4 +105,15 @@ export const liveSubscription = async (provider: PaymentProvider, row: BillingRo
   const sub = await provider.getSubscription(row.subscriptionId);
   if (!sub || sub.status === 'canceled') throw subscriptionNotFound();
   return sub;
+};
+
+/** The account's owner (their email) and the account's name, the addressee of its billing mail. */
+export const ownerOf = async (db: Db | Tx, accountId: string) => {
+  const [owner] = await db
+    .select({ email: users.email, name: accounts.name })
+    .from(accounts)
+    .innerJoin(users, eq(users.id, accounts.ownerUserId))
+    .where(eq(accounts.id, accountId))
+    .limit(1);
+  return owner ?? null;
 };

@@ -30,6 +30,9 @@ const allowanceOf = (deps: Deps, subaccountId: string) =>
     return row ? Number(row.credits) : null;
   });
 
+/** Forgets this process's cached allowance of a sub-account (written by another feature's transaction). */
+export const dropCachedAllowance = (subaccountId: string) => allowances.delete(subaccountId);
+
 /**
  * Throws 402 (reason allowance_reached) when the sub-account's use this month, what its calls in
  * flight hold (`heldHere` in this process, plus holds in the database) and this call's estimate

@@ -5,6 +5,7 @@ import { jobs } from '../../platform/jobs.schema';
 import { outbox } from '../../platform/mail.schema';
 import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { settleReactions } from '../../testing/reactions';
 import { webhookDeliveries, webhookEndpoints } from '../webhooks/schema';
 import { debitUsages } from './ledger';
 import { LIFETIME_REFILL_JOB, type LifetimeMonth, refillLifetime } from './lifetime';
@@ -12,6 +13,11 @@ import { settleBalanceChecks } from './low-balance';
 import { billingAccounts, creditGrants } from './schema';
 
 let t: TestApp;
+/** Waits for the balance checks of the spends so far and for what they announced (mail, webhooks). */
+const settle = async () => {
+  await settleBalanceChecks();
+  await settleReactions(t.deps);
+};
 let n = 0;
 
 const newOwner = async () => {
@@ -48,7 +54,7 @@ const newOwner = async () => {
         source: 'test',
       },
     ]);
-    await settleBalanceChecks();
+    await settle();
   };
   const mails = async () => (await t.deps.db.select().from(outbox).where(eq(outbox.to, email))).map((m) => m.subject);
   return { agency, call, viewer, spend, mails };
@@ -209,7 +215,7 @@ describe('low-balance alerts', () => {
     const { call, spend, mails, agency } = await newOwner();
     const set = await call('PUT', '/api/billing/low-balance-alerts', { thresholds: [5, 20] });
     expect(set.body).toEqual({ thresholds: [20, 5] });
-    await settleBalanceChecks();
+    await settle();
     expect(await mails()).toEqual([]);
     await spend(50); // 50 of 100 left
     expect(await mails()).toEqual([]);
@@ -234,7 +240,9 @@ describe('low-balance alerts', () => {
     // A new period mails again.
     await pay(call, 'sb_starter_month_500');
     await spend(450); // 50 of 500 left: 10%
-    expect(await mails()).toHaveLength(3);
+    // The plan's payment has its receipt; the new period's alert is the third.
+    expect(await mails()).toContain('Your Switchboard receipt: $25.00');
+    expect((await mails()).filter((subject) => subject.startsWith('Your Switchboard credits'))).toHaveLength(3);
     const [row] = await t.deps.db.select().from(billingAccounts).where(eq(billingAccounts.accountId, agency.accountId));
     expect(row?.lowBalanceAlertedAt).toBe(20);
   });
@@ -267,7 +275,7 @@ describe('low-balance alerts', () => {
     const { call, spend, mails } = await newOwner();
     await spend(95);
     await call('PUT', '/api/billing/low-balance-alerts', { thresholds: [10] });
-    await settleBalanceChecks();
+    await settle();
     expect(await mails()).toEqual(['Your Switchboard credits are running low (10% left)']);
   });
 });

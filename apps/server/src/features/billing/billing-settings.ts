@@ -24,6 +24,8 @@ export const billingOverview = async (deps: Deps, accountId: string, origin: str
   const mode = paymentsMode(deps.env);
   const plan = currentPlan(deps, row);
   const live = Boolean(row.subscriptionId) && (ACTIVE_STATUSES.has(row.status) || row.status === 'past_due');
+  // A plan given without a payment provider (seeded, or granted by an operator): no charge, no renewal.
+  const complimentary = !row.subscriptionId && plan.tier !== null;
   let paymentMethod: TBillingOverview['paymentMethod'] = null;
   let invoices: TBillingOverview['invoices'] = [];
   let invoicesError: string | null = null;
@@ -47,7 +49,7 @@ export const billingOverview = async (deps: Deps, accountId: string, origin: str
     plan: {
       displayName: plan.displayName,
       planCode: row.planCode,
-      status: live ? row.status : 'free',
+      status: live ? row.status : complimentary ? 'complimentary' : 'free',
       priceId: live ? row.priceId : null,
       amount: live ? row.amountCents : 0,
       interval: live ? (findTier(row.priceId)?.interval ?? null) : null,

@@ -5,9 +5,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { accounts, memberships, subaccounts, users } from '../tenancy/schema';
-import { ACTIVE_STATUSES, billingRow, ensureCustomer, hasActiveSubscription, providerFor } from './account';
+import { ACTIVE_STATUSES, billingRow, ensureCustomer, hasActiveSubscription, ownerOf, providerFor } from './account';
 import { providerId, purchasableTier } from './catalog';
+import { openCheckoutOnce } from './open-checkouts';
 import { billingAccounts } from './schema';
+
+/** A session still payable: open, or being paid on the sandbox page this instant. */
+const OPEN_SESSION_STATUSES = new Set(['open', 'processing']);
 
 export const invalidPlan = () =>
   new AppError('BILLING_INVALID_PLAN', 'That plan is not available. Refresh and pick another plan.', {
@@ -19,7 +23,7 @@ const sameSite = (value: string | null | undefined, origin: string, fallback: st
   `${origin}${returnPathOn(value, origin, fallback)}`;
 
 export type CheckoutAnswer =
-  | { url: string }
+  | { url: string; promoCodeApplied: boolean }
   | { useUpgradeFlow: true; newPriceId: string }
   | { error: string; redirectToPortal: true }
   | { error: string; hasActiveSubscription: true }
@@ -53,6 +57,17 @@ export const promotionFor = (tier: TCatalogTier, body: Pick<TCheckoutRequest, 'p
   return promotion ?? null;
 };
 
+/**
+ * A remembered promo code (from a link, kept through sign-up) applies where it applies and is
+ * otherwise left out: a credit pack or another plan is bought at full price and the code stays
+ * with the client for the plan it is for. A code the page chose itself is checked by promotionFor.
+ */
+const rememberedPromotion = (deps: Deps, tier: TCatalogTier, code: string | null | undefined) => {
+  const promotion = findPromotion(code);
+  if (!promotion || !promotionAppliesTo(promotion, tier) || !providerId(deps.env, promotion.couponId)) return null;
+  return promotion;
+};
+
 /** Accounts (by owner email) that already pay, for the 'sign in to manage it' answer. */
 const emailHasActiveSubscription = async (deps: Deps, email: string) => {
   const rows = await deps.db
@@ -73,7 +88,9 @@ export const createCheckout = async (
   const provider = providerFor(deps, origin);
   const tier = purchasableTier(deps.env, body.priceId);
   if (!tier) throw invalidPlan();
-  const promotion = promotionFor(tier, body);
+  const explicit = promotionFor(tier, body);
+  const promotion =
+    explicit ?? (body.promoCode || body.couponId ? null : rememberedPromotion(deps, tier, body.rememberedPromoCode));
   const email = body.email?.trim().toLowerCase();
   if (email && email !== input.callerEmail.toLowerCase() && (await emailHasActiveSubscription(deps, email))) {
     return { error: 'This email already has an active subscription. Please sign in to manage it.', shouldSignIn: true };
@@ -95,23 +112,42 @@ export const createCheckout = async (
   if (promotion && !couponId) {
     throw new AppError('VALIDATION_ERROR', 'That promo code is not available right now.', { field: 'promoCode' });
   }
-  // One live subscription per account: a new checkout expires the account's other open ones, so
-  // two tabs can never both be paid.
-  // (A one-time credit pack starts no subscription and leaves other checkouts open.)
-  if (tier.mode === 'subscription') await provider.expireOpenCheckouts({ accountId, customerId });
-  const successDefault = `/success?email=${encodeURIComponent(input.callerEmail)}`;
-  const session = await provider.createCheckout({
-    accountId,
-    customerId,
-    priceId: providerId(deps.env, tier.price_id) ?? tier.price_id,
-    mode: tier.mode,
-    successUrl: sameSite(body.successUrl, origin, successDefault),
-    cancelUrl: sameSite(body.cancelUrl, origin, '/?scrollToPricing=true'),
-    couponId,
-    promoCode: null,
-    referralId: body.referralId ?? null,
-  });
-  return { url: session.url };
+  // The receipt of the payment is mailed to the account's owner (receipt-mail.ts); /success says where.
+  const owner = await ownerOf(deps.db, accountId);
+  const successDefault = `/success?email=${encodeURIComponent(owner?.email ?? input.callerEmail)}`;
+  const priceId = providerId(deps.env, tier.price_id) ?? tier.price_id;
+  // One open checkout per account and purpose: requests at the same moment (20 clicks, two tabs)
+  // share one session, and a new one opens only once it is paid, expired or replaced.
+  const url = await openCheckoutOnce(
+    deps,
+    {
+      accountId,
+      purpose: tier.mode === 'subscription' ? 'plan' : 'pack',
+      requestKey: `${priceId}|${couponId ?? ''}`,
+    },
+    {
+      isOpen: async (id) => OPEN_SESSION_STATUSES.has((await provider.getCheckout(id))?.status ?? 'missing'),
+      expire: (id) => provider.expireCheckout(id),
+      create: async () => {
+        // One live subscription per account: a new plan checkout expires the account's other open
+        // plan checkouts (those opened elsewhere too), so two can never both be paid. A one-time
+        // credit pack starts no subscription and leaves them open.
+        if (tier.mode === 'subscription') await provider.expireOpenCheckouts({ accountId, customerId });
+        return provider.createCheckout({
+          accountId,
+          customerId,
+          priceId,
+          mode: tier.mode,
+          successUrl: sameSite(body.successUrl, origin, successDefault),
+          cancelUrl: sameSite(body.cancelUrl, origin, '/?scrollToPricing=true'),
+          couponId,
+          promoCode: null,
+          referralId: body.referralId ?? null,
+        });
+      },
+    },
+  );
+  return { url, promoCodeApplied: promotion !== null };
 };
 
 export const createPortal = async (

@@ -4,6 +4,7 @@ import { type Db, rowsOf, type Tx } from '../../db/client';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { accounts } from '../tenancy/schema';
+import { payDebtFrom } from './reversal-ledger';
 import { billingAccounts, creditAllocations, creditEntries, creditGrants } from './schema';
 
 /** Credits are kept to 6 decimals; every amount passes through here before it is stored. */
@@ -105,6 +106,8 @@ const insertGrant = async (tx: Tx, input: GrantInput): Promise<string | null> =>
     idempotencyKey: `grant:${input.sourceKey}`,
     description: input.description ?? null,
   });
+  // Credits owed after a refund or dispute are paid first from what comes in.
+  await payDebtFrom(tx, input.accountId, grant.id, amount);
   return grant.id;
 };
 
@@ -129,7 +132,13 @@ export const addPlanPeriodGrant = async (
     if (other.startsAt && other.startsAt.getTime() > input.startsAt.getTime()) newerExists = true;
     else await expireGrant(tx, input.accountId, other.id, other.remaining, 'Replaced by a new billing period');
   }
-  if (newerExists) await expireGrant(tx, input.accountId, id, roundCredits(input.amount), 'Older billing period');
+  if (newerExists) {
+    const [own] = await tx
+      .select({ remaining: creditGrants.remaining })
+      .from(creditGrants)
+      .where(eq(creditGrants.id, id));
+    await expireGrant(tx, input.accountId, id, Number(own?.remaining ?? 0), 'Older billing period');
+  }
   return true;
 };
 

@@ -129,6 +129,19 @@ export async function reserveHolds(deps: Deps, requests: HoldRequest[]): Promise
   }
 }
 
+/**
+ * Finished calls' holds count their metered cost from now on instead of their estimate (one
+ * statement for the batch): the debit that deletes them follows within metering's window, and
+ * meanwhile the balance and the client's allowance see what the calls really cost. A hold already
+ * deleted by its debit is left as it is.
+ */
+export async function settleHolds(deps: Deps, holds: { id: string; cost: number }[]): Promise<void> {
+  if (holds.length === 0) return;
+  await deps.db.execute(sql`UPDATE ${creditHolds} SET amount = v.cost
+    FROM unnest(${arrayParam(holds, (hold) => hold.id)}::text[], ${arrayParam(holds, (hold) => roundCredits(Math.max(0, hold.cost)))}::numeric[]) AS v(id, cost)
+    WHERE ${creditHolds.id} = v.id`);
+}
+
 /** The ledger entry's description for a batch of metered calls. */
 const usageDescription = (calls: UsageInput[]): string => {
   const [first] = calls;

@@ -9,6 +9,7 @@ import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { defineJob, enqueueJob } from '../../platform/jobs';
 import { addGrant, lockAccount } from './ledger-repo';
+import { reapplyReversals } from './reversals';
 
 export const LIFETIME_REFILL_JOB = 'billing:lifetime-refill';
 export const isLifetimePlan = (tier: Pick<TCatalogTier, 'plan_code'>) => tier.plan_code === 'mentoring_lifetime';
@@ -43,6 +44,8 @@ export const grantLifetimeMonth = async (deps: Deps, tx: Tx, input: LifetimeMont
     expiresAt: end,
     description: `${input.description} (month ${input.month + 1})`,
   });
+  // A refunded or disputed purchase: its share of this month is taken back at once.
+  if (granted) await reapplyReversals(deps, tx, input.accountId, { invoiceId: null, checkoutId: input.purchaseId });
   const next: LifetimeMonth = { ...input, month: input.month + 1 };
   await enqueueJob(
     deps,

@@ -82,6 +82,7 @@ export async function assertWithinLimit(
 export const subaccountWithinPlan = defineReaction({
   event: 'subaccount.created',
   name: 'billing.subaccount-limit',
+  runs: 'with-change',
   handle: (deps, created, tx) =>
     assertWithinLimit(deps, created.accountId, 'subaccounts', {
       tx,

@@ -9,11 +9,11 @@ import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { defineReaction, publish } from '../../platform/domain-events';
 import { createMailer, type Mailer, type OutgoingMail } from '../../platform/mailer';
-import { accounts, users } from '../tenancy/schema';
-import { type BillingRow, currentPlan, providerFor } from './account';
+import { type BillingRow, currentPlan, ownerOf, providerFor } from './account';
 import { monthsIn } from './catalog';
 import { addGrant, lockAccount, sumEntries } from './ledger-repo';
 import { billingAccounts } from './schema';
+import { handleProviderEvent } from './sync';
 
 const HOUR_MS = 3_600_000;
 const NO_CARD = 'No saved payment method: buy a credit pack once to save one.';
@@ -60,16 +60,6 @@ export const lowBalanceMail = (input: {
   };
 };
 
-const ownerOf = async (deps: Deps, accountId: string) => {
-  const [owner] = await deps.db
-    .select({ email: users.email, name: accounts.name })
-    .from(accounts)
-    .innerJoin(users, eq(users.id, accounts.ownerUserId))
-    .where(eq(accounts.id, accountId))
-    .limit(1);
-  return owner ?? null;
-};
-
 /**
  * Announces the lowest threshold crossed and not yet announced this period as `credits.low`; the
  * claim makes it once. Its reactions: the webhooks that chose it, then the owner's mail.
@@ -80,26 +70,29 @@ const alertIfLow = async (deps: Deps, row: BillingRow, balance: number) => {
   const mailed = row.lowBalanceAlertPeriod === periodKey ? row.lowBalanceAlertedAt : null;
   const percent = alertToSend(balance, periodCredits, row.lowBalanceThresholds, mailed);
   if (percent === null) return;
-  const claimed = await deps.db
-    .update(billingAccounts)
-    .set({ lowBalanceAlertedAt: percent, lowBalanceAlertPeriod: periodKey })
-    .where(
-      and(
-        eq(billingAccounts.accountId, row.accountId),
-        or(
-          sql`${billingAccounts.lowBalanceAlertPeriod} is distinct from ${periodKey}`,
-          isNull(billingAccounts.lowBalanceAlertedAt),
-          sql`${billingAccounts.lowBalanceAlertedAt} > ${percent}`,
+  // The claim and the event's outbox rows commit together: announced once, and never lost.
+  await deps.db.transaction(async (tx) => {
+    const claimed = await tx
+      .update(billingAccounts)
+      .set({ lowBalanceAlertedAt: percent, lowBalanceAlertPeriod: periodKey })
+      .where(
+        and(
+          eq(billingAccounts.accountId, row.accountId),
+          or(
+            sql`${billingAccounts.lowBalanceAlertPeriod} is distinct from ${periodKey}`,
+            isNull(billingAccounts.lowBalanceAlertedAt),
+            sql`${billingAccounts.lowBalanceAlertedAt} > ${percent}`,
+          ),
         ),
-      ),
-    )
-    .returning({ accountId: billingAccounts.accountId });
-  if (!claimed[0]) return;
-  await publish(deps, 'credits.low', {
-    accountId: row.accountId,
-    remaining: balance,
-    total: periodCredits,
-    thresholdPercent: percent,
+      )
+      .returning({ accountId: billingAccounts.accountId });
+    if (!claimed[0]) return;
+    await publish(
+      deps,
+      'credits.low',
+      { accountId: row.accountId, remaining: balance, total: periodCredits, thresholdPercent: percent },
+      tx,
+    );
   });
 };
 
@@ -107,8 +100,9 @@ const alertIfLow = async (deps: Deps, row: BillingRow, balance: number) => {
 export const mailLowBalance = defineReaction({
   event: 'credits.low',
   name: 'billing.low-balance-mail',
-  handle: async (deps, low) => {
-    const owner = await ownerOf(deps, low.accountId);
+  runs: 'after-commit',
+  handle: async (deps, low, tx) => {
+    const owner = await ownerOf(tx ?? deps.db, low.accountId);
     if (!owner) return;
     await mailerFor(deps).send(
       lowBalanceMail({
@@ -131,9 +125,22 @@ const recordRecharge = (deps: Deps, accountId: string, result: string) =>
     .where(eq(billingAccounts.accountId, accountId));
 
 /**
+ * Gives back the hourly slot a recharge claimed when nothing could be charged (no saved payment
+ * method yet): the next low balance tries again, so buying a pack or saving a card is enough. Only
+ * this claim is undone (while its time is still the stored one), back to the recharge time read
+ * before it.
+ */
+const releaseSlot = (deps: Deps, row: BillingRow, claimedAt: Date, result: string) =>
+  deps.db
+    .update(billingAccounts)
+    .set({ autoRechargeLastAt: row.autoRechargeLastAt, autoRechargeLastResult: result })
+    .where(and(eq(billingAccounts.accountId, row.accountId), eq(billingAccounts.autoRechargeLastAt, claimedAt)));
+
+/**
  * Buys the chosen pack with the saved payment method. The claim (last recharge over an hour ago,
  * set in one conditional update) lets one process, once an hour, through; the charge's idempotency
- * key is derived from the claim and the credits are granted once per payment.
+ * key is derived from the claim and the credits are granted once per payment. A recharge that found
+ * no saved payment method gives the slot back.
  */
 export const autoRecharge = async (deps: Deps, row: BillingRow, now = new Date()) => {
   const pack = findCreditPack(row.autoRechargePriceId);
@@ -156,7 +163,7 @@ export const autoRecharge = async (deps: Deps, row: BillingRow, now = new Date()
   if (!claim) return 'skipped' as const;
   const when = now.toISOString().slice(0, 16).replace('T', ' ');
   if (!claim.customerId) {
-    await recordRecharge(deps, row.accountId, `${when} UTC: ${NO_CARD}`);
+    await releaseSlot(deps, row, now, `${when} UTC: ${NO_CARD}`);
     return 'failed' as const;
   }
   let provider: ReturnType<typeof providerFor>;
@@ -177,9 +184,12 @@ export const autoRecharge = async (deps: Deps, row: BillingRow, now = new Date()
       metadata: { priceId: pack.price_id, kind: 'auto_recharge' },
     })
     .catch((error: Error) => ({ status: 'failed' as const, id: null, message: error.message }));
+  if (result.status === 'no_payment_method') {
+    await releaseSlot(deps, row, now, `${when} UTC: ${pack.display_name} not bought. ${NO_CARD}`);
+    return 'failed' as const;
+  }
   if (result.status !== 'succeeded') {
-    const why = result.status === 'no_payment_method' ? NO_CARD : result.message;
-    await recordRecharge(deps, row.accountId, `${when} UTC: ${pack.display_name} not bought. ${why}`);
+    await recordRecharge(deps, row.accountId, `${when} UTC: ${pack.display_name} not bought. ${result.message}`);
     deps.log.warn({ accountId: row.accountId, reason: result.message }, 'auto-recharge failed');
     return 'failed' as const;
   }
@@ -193,6 +203,17 @@ export const autoRecharge = async (deps: Deps, row: BillingRow, now = new Date()
       description: `Auto-recharge: ${pack.display_name}`,
     });
   });
+  // Stripe announces the recharge's paid invoice with its webhook; the sandbox's is announced here, as
+  // its receipts of packs are, so what follows a paid invoice (an affiliate's commission) happens too.
+  if (provider.kind === 'sandbox' && result.id) {
+    await handleProviderEvent(deps, provider, {
+      id: `evt_sbx_recharge_${result.id}`,
+      type: 'invoice.paid',
+      created: Math.floor(now.getTime() / 1000),
+      objectId: result.id,
+      objectType: 'invoice',
+    });
+  }
   const sandbox = provider.kind === 'sandbox' ? ' (sandbox, no real charge)' : '';
   await recordRecharge(deps, row.accountId, `${when} UTC: bought ${pack.display_name} for ${price}${sandbox}.`);
   return 'recharged' as const;

@@ -132,8 +132,10 @@ export interface PaymentProvider {
   /** Idempotent per account: two concurrent first checkouts get the same customer. */
   createCustomer(input: { accountId: string; email: string | null; name: string }): Promise<string>;
   createCheckout(input: CheckoutInput): Promise<{ id: string; url: string }>;
-  /** Expires the account's open checkouts (before a new one opens); answers how many. */
+  /** Expires the account's open subscription checkouts (before a new one opens); answers how many. */
   expireOpenCheckouts(input: { accountId: string; customerId: string }): Promise<number>;
+  /** Expires one open checkout (one being replaced); a checkout already paid or expired is left as it is. */
+  expireCheckout(id: string): Promise<void>;
   /** Cancels a subscription that duplicates the account's live one, at once, and refunds what it charged. */
   cancelDuplicate(subscription: ProviderSubscription): Promise<void>;
   createPortal(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;

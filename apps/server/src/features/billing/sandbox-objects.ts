@@ -1,5 +1,5 @@
 /** The sandbox provider's stored shapes and price helpers (see sandbox-provider.ts). */
-import { findTier, PROMOTIONS } from '@switchboard/core';
+import { findTier, PROMOTIONS, promotionAppliesTo } from '@switchboard/core';
 import type { CheckoutInput, ProviderInvoice, ProviderSubscription } from './provider';
 
 export type Kind = 'customer' | 'checkout' | 'subscription' | 'invoice';
@@ -12,8 +12,14 @@ export interface SandboxCheckout extends CheckoutInput {
   declined: boolean;
 }
 
+/** A sandbox subscription also remembers its checkout's promotion and how many invoices it discounted. */
+export interface SandboxSubscription extends ProviderSubscription {
+  couponId?: string | null;
+  discountedInvoices?: number;
+}
+
 export interface StoredSubscription
-  extends Omit<ProviderSubscription, 'currentPeriodStart' | 'currentPeriodEnd' | 'scheduledChangeDate'> {
+  extends Omit<SandboxSubscription, 'currentPeriodStart' | 'currentPeriodEnd' | 'scheduledChangeDate'> {
   currentPeriodStart: string | null;
   currentPeriodEnd: string | null;
   scheduledChangeDate: string | null;
@@ -37,6 +43,22 @@ export const addInterval = (from: Date, interval: 'month' | 'year'): Date => {
 
 export const priceCents = (priceId: string | null) => Math.round((findTier(priceId)?.price ?? 0) * 100);
 export const intervalOf = (priceId: string | null) => findTier(priceId)?.interval ?? 'month';
+
+/**
+ * What a renewal of a sandbox subscription charges: the promotion of its checkout still applies
+ * while fewer than its months of invoices were discounted (TWOMONTHS75: the first two) and the
+ * subscription is on a plan the promotion is for; then the catalog price.
+ */
+export const renewalCharge = (sub: SandboxSubscription, priceId: string | null) => {
+  const full = priceCents(priceId);
+  const promotion = Object.values(PROMOTIONS).find((candidate) => candidate.couponId === sub.couponId);
+  const tier = findTier(priceId);
+  const used = sub.discountedInvoices ?? 0;
+  if (!promotion || !tier || used >= promotion.durationMonths || !promotionAppliesTo(promotion, tier)) {
+    return { amount: full, discountedInvoices: used };
+  }
+  return { amount: Math.round(full * (1 - promotion.discountPercentage / 100)), discountedInvoices: used + 1 };
+};
 
 export const discountPercent = (couponId?: string | null, promoCode?: string | null) => {
   const byCoupon = Object.values(PROMOTIONS).find((promotion) => promotion.couponId === couponId);

@@ -31,7 +31,9 @@ import {
   iso,
   type Kind,
   priceCents,
+  renewalCharge,
   type SandboxCheckout,
+  type SandboxSubscription,
   type StoredInvoice,
   type StoredSubscription,
 } from './sandbox-objects';
@@ -58,7 +60,7 @@ export class SandboxProvider implements PaymentProvider {
       .onConflictDoUpdate({ target: sandboxObjects.id, set: { data } });
   }
 
-  private toSubscription(stored: StoredSubscription): ProviderSubscription {
+  private toSubscription(stored: StoredSubscription): SandboxSubscription {
     return {
       ...stored,
       currentPeriodStart: date(stored.currentPeriodStart),
@@ -67,7 +69,7 @@ export class SandboxProvider implements PaymentProvider {
     };
   }
 
-  private async saveSubscription(sub: ProviderSubscription) {
+  private async saveSubscription(sub: SandboxSubscription) {
     const stored: StoredSubscription = {
       ...sub,
       currentPeriodStart: iso(sub.currentPeriodStart),
@@ -120,10 +122,24 @@ export class SandboxProvider implements PaymentProvider {
           eq(sandboxObjects.kind, 'checkout'),
           eq(sandboxObjects.accountId, input.accountId),
           sql`${sandboxObjects.data}->>'status' = 'open'`,
+          sql`${sandboxObjects.data}->>'mode' = 'subscription'`,
         ),
       )
       .returning({ id: sandboxObjects.id });
     return expired.length;
+  }
+
+  async expireCheckout(id: string) {
+    await this.db
+      .update(sandboxObjects)
+      .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{status}', '"expired"')` })
+      .where(
+        and(
+          eq(sandboxObjects.id, id),
+          eq(sandboxObjects.kind, 'checkout'),
+          sql`${sandboxObjects.data}->>'status' = 'open'`,
+        ),
+      );
   }
 
   /** Cancels the subscription now and refunds its invoices (the sandbox marks them refunded). */
@@ -179,6 +195,8 @@ export class SandboxProvider implements PaymentProvider {
     if (checkout.mode === 'subscription') {
       const end = addInterval(now, intervalOf(checkout.priceId));
       const sub = await this.saveSubscription({
+        couponId: checkout.couponId ?? null,
+        discountedInvoices: discounted < amount ? 1 : 0,
         id: `sub_${newId('sandbox').slice(4)}`,
         customerId: checkout.customerId,
         accountId: checkout.accountId,
@@ -329,8 +347,12 @@ export class SandboxProvider implements PaymentProvider {
     const priceId = sub.scheduledPriceId ?? sub.priceId;
     const start = sub.currentPeriodEnd ?? new Date();
     const end = addInterval(start, intervalOf(priceId));
+    // A promotion of several months (TWOMONTHS75) discounts its renewals too, as Stripe's
+    // repeating coupon does.
+    const charge = renewalCharge(sub, priceId);
     const renewed = await this.saveSubscription({
       ...sub,
+      discountedInvoices: charge.discountedInvoices,
       priceId,
       amountCents: priceCents(priceId),
       currentPeriodStart: start,
@@ -344,7 +366,7 @@ export class SandboxProvider implements PaymentProvider {
       subscriptionId: sub.id,
       accountId: sub.accountId,
       status: 'paid',
-      amountPaid: priceCents(priceId),
+      amountPaid: charge.amount,
       billingReason: 'subscription_cycle',
       priceId,
       periodStart: start,

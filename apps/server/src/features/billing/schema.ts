@@ -206,6 +206,28 @@ export const billingEvents = pgTable('billing_events', {
   receivedAt: at('received_at').notNull().defaultNow(),
 });
 
+/**
+ * The account's open checkout per purpose ('plan' or 'pack'): the claim that makes concurrent
+ * requests share one provider session. A row without a session is being created by the request
+ * that inserted it (claim_token); a row whose session is no longer open is deleted and claimed anew.
+ */
+export const openCheckouts = pgTable(
+  'billing_open_checkouts',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['plan', 'pack'] }).notNull(),
+    /** What the session sells (price and coupon): a request for something else replaces it. */
+    requestKey: text('request_key').notNull(),
+    claimToken: text('claim_token').notNull(),
+    sessionId: text('session_id'),
+    url: text('url'),
+    claimedAt: at('claimed_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.purpose] })],
+);
+
 /** State of the built-in sandbox payment provider: customers, checkout sessions, subscriptions, invoices. */
 export const sandboxObjects = pgTable(
   'billing_sandbox_objects',

@@ -1,5 +1,5 @@
 /** The Stripe adapter of the payment-provider interface (API version pinned below). */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Env } from '../../platform/env';
 import { AppError } from '../../platform/errors';
 import type {
@@ -17,12 +17,13 @@ import type {
 } from './provider';
 import { chargeSavedCard, invoicesOf, paymentMethodOf } from './stripe-account-billing';
 import { guard, idOf, mapStripeError, missing, seconds, toInvoice, toSubscription } from './stripe-mapping';
+import { stripeSdk } from './stripe-sdk';
 
 export const STRIPE_API_VERSION = '2026-10-28.endive';
 
 export const createStripeClient = (env: Env): Stripe => {
   const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null;
-  return new Stripe(env.STRIPE_SECRET_KEY ?? '', {
+  return new (stripeSdk())(env.STRIPE_SECRET_KEY ?? '', {
     apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion,
     maxNetworkRetries: 1,
     timeout: 20_000,
@@ -89,17 +90,30 @@ export class StripeProvider implements PaymentProvider {
     return guard(async () => {
       const open = await this.stripe.checkout.sessions.list({ customer: input.customerId, status: 'open', limit: 100 });
       let expired = 0;
-      for (const session of open.data) {
-        try {
-          await this.stripe.checkout.sessions.expire(session.id);
-          expired += 1;
-        } catch (error) {
-          // Completed meanwhile: the duplicate subscription is then cancelled and refunded on its event.
-          if (!missing(error) && (error as { statusCode?: number }).statusCode !== 400) throw error;
-        }
+      // A credit pack's checkout starts no subscription: it stays open.
+      for (const session of open.data.filter((candidate) => candidate.mode === 'subscription')) {
+        if (await this.expireSession(session.id)) expired += 1;
       }
       return expired;
     });
+  }
+
+  expireCheckout(id: string) {
+    return guard(async () => {
+      await this.expireSession(id);
+    });
+  }
+
+  /** Expires a session; false when it was completed or expired meanwhile. */
+  private async expireSession(id: string): Promise<boolean> {
+    try {
+      await this.stripe.checkout.sessions.expire(id);
+      return true;
+    } catch (error) {
+      // Completed meanwhile: a duplicate subscription is then cancelled and refunded on its event.
+      if (!missing(error) && (error as { statusCode?: number }).statusCode !== 400) throw error;
+      return false;
+    }
   }
 
   cancelDuplicate(subscription: ProviderSubscription) {
@@ -309,7 +323,7 @@ export class StripeProvider implements PaymentProvider {
       throw new AppError('WEBHOOK_VALIDATION_FAILED', 'The webhook signature did not match.');
     }
     try {
-      return Stripe.webhooks.constructEvent(raw, signature, env.STRIPE_WEBHOOK_SECRET, 300);
+      return stripeSdk().webhooks.constructEvent(raw, signature, env.STRIPE_WEBHOOK_SECRET, 300);
     } catch {
       throw new AppError('WEBHOOK_VALIDATION_FAILED', 'The webhook signature did not match.');
     }

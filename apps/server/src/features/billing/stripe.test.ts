@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedAgency } from '../../seed';
+import { newAgencyCaller } from '../../testing/agency-caller';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type StripeStub, startStripeStub } from '../../testing/stripe-stub';
 
@@ -14,17 +14,7 @@ let n = 0;
 
 const newOwner = async () => {
   n += 1;
-  const agency = await seedAgency(t.deps.db, {
-    accountName: `Stripe ${n}`,
-    owner: { email: `stripe${n}@example.test`, name: 'Owner' },
-    subaccounts: ['Main'],
-  });
-  const headers = { cookie: await t.cookieFor(agency.ownerId), 'x-subaccount-id': agency.subaccountIds[0] as string };
-  const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
-    const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    return { status: response.statusCode, body: response.json() };
-  };
-  return { agency, call };
+  return newAgencyCaller(t, `Stripe ${n}`, `stripe${n}@example.test`);
 };
 
 const signed = (event: object, options: { timestamp?: number; secret?: string } = {}) => {

@@ -2,7 +2,7 @@
  * Applies payment-provider events to our records. Every event is handled once (its id is stored in
  * billing_events in the same transaction as its effects), objects are re-fetched from the provider
  * instead of trusting the payload, and credit grants are keyed by invoice or checkout id, so
- * duplicates and out-of-order delivery end in the same state.
+ * duplicates and out-of-order delivery end in the same state. Refunds and disputes are in reversals.ts.
  */
 import { FREE_TIER, grantsForeverBonus, SECRET_BONUS_CREDITS } from '@switchboard/core';
 import { and, eq, or } from 'drizzle-orm';
@@ -14,6 +14,7 @@ import { publishLockChange } from './channel-gate';
 import { addGrant, addPlanPeriodGrant, lockAccount } from './ledger-repo';
 import { grantLifetimeMonth, isLifetimePlan } from './lifetime';
 import type { PaymentProvider, ProviderEvent, ProviderInvoice, ProviderSubscription } from './provider';
+import { handleReversalEvent, isReversalEvent, reapplyReversals } from './reversals';
 import { billingAccounts, billingEvents } from './schema';
 import { enforceSubaccountLimit } from './subaccount-selection';
 
@@ -47,6 +48,8 @@ export const applySubscription = async (
   const tier = tierForProviderPrice(deps.env, sub.priceId);
   const live = LIVE_STATUSES.has(sub.status);
   const scheduled = tierForProviderPrice(deps.env, sub.scheduledPriceId);
+  const planCode = live && tier ? tier.plan_code : 'free';
+  const tierCode = live && tier ? tier.tier_code : 'free';
   await tx
     .update(billingAccounts)
     .set({
@@ -54,8 +57,8 @@ export const applySubscription = async (
       subscriptionId: live ? sub.id : null,
       status: sub.status,
       priceId: live ? (tier?.price_id ?? null) : null,
-      planCode: live && tier ? tier.plan_code : 'free',
-      tierCode: live && tier ? tier.tier_code : 'free',
+      planCode,
+      tierCode,
       creditLimit: live && tier ? tier.credit_limit : 0,
       amountCents: live ? sub.amountCents : 0,
       currentPeriodStart: live ? sub.currentPeriodStart : null,
@@ -69,6 +72,9 @@ export const applySubscription = async (
     .where(eq(billingAccounts.accountId, accountId));
   // The plan's sub-account limit holds at once: beyond it the newest sub-accounts are locked.
   const capabilities = live && tier ? tier.capabilities : FREE_TIER.capabilities;
+  if (row.planCode !== planCode || row.tierCode !== tierCode) {
+    await publish(deps, 'plan.changed', { accountId, planCode, tierCode, features: capabilities.features }, tx);
+  }
   const changed = await enforceSubaccountLimit(tx, accountId, capabilities.limits.subaccounts);
   for (const id of changed) publishLockChange(deps, id);
 };
@@ -121,7 +127,11 @@ export const grantInvoice = async (deps: Deps, tx: Tx, accountId: string, invoic
     await publish(deps, 'invoice.paid', { accountId, invoiceId: invoice.id, amountPaid: invoice.amountPaid }, tx);
   }
   const tier = tierForProviderPrice(deps.env, invoice.priceId);
-  if (invoice.status !== 'paid' || !invoice.subscriptionId || !tier || !invoice.periodStart) return false;
+  if (invoice.status !== 'paid' || !invoice.subscriptionId || !tier || !invoice.periodStart) {
+    if (invoice.status === 'paid')
+      await reapplyReversals(deps, tx, accountId, { invoiceId: invoice.id, checkoutId: null });
+    return false;
+  }
   if (grantsForeverBonus(tier)) {
     // A Starter bought in discount mode comes with 1,000 bonus credits that never expire, once per subscription.
     await addGrant(tx, {
@@ -132,7 +142,7 @@ export const grantInvoice = async (deps: Deps, tx: Tx, accountId: string, invoic
       description: 'Bonus credits',
     });
   }
-  return addPlanPeriodGrant(tx, {
+  const granted = await addPlanPeriodGrant(tx, {
     accountId,
     amount: tier.credit_limit * monthsIn(invoice.periodStart, invoice.periodEnd),
     sourceKey: `invoice:${invoice.id}`,
@@ -140,6 +150,9 @@ export const grantInvoice = async (deps: Deps, tx: Tx, accountId: string, invoic
     expiresAt: invoice.periodEnd,
     description: tier.display_name,
   });
+  // A refund or dispute that arrived before the invoice takes back what was just granted.
+  await reapplyReversals(deps, tx, accountId, { invoiceId: invoice.id, checkoutId: null });
+  return granted;
 };
 
 /** Applies the result of a change we made ourselves at once; the provider's later webhook is then a no-op. */
@@ -163,6 +176,12 @@ export const handleProviderEvent = async (
 ): Promise<EventOutcome> => {
   const seen = await deps.db.select({ id: billingEvents.id }).from(billingEvents).where(eq(billingEvents.id, event.id));
   if (seen[0]) return 'duplicate';
+  if (isReversalEvent(event.type)) {
+    // Refunds and disputes: credits taken back (or restored), the invoice's commission with them.
+    return handleReversalEvent(deps, provider, event, (customerId, hint) =>
+      accountForCustomer(deps.db, customerId, hint),
+    );
+  }
   const fetchedAt = new Date();
 
   if (event.type.startsWith('checkout.session.')) {
@@ -207,6 +226,7 @@ export const handleProviderEvent = async (
             description: tier.display_name,
           });
         }
+        await reapplyReversals(deps, tx, accountId, { invoiceId: null, checkoutId: checkout.id });
       }
       return 'processed' as const;
     });

@@ -13,6 +13,8 @@ import { accountManager } from './access';
 import { billingRow, providerFor, subscriptionNotFound } from './account';
 import { usesStripe } from './catalog';
 import { SandboxProvider } from './sandbox-provider';
+import { sandboxReversalRoutes } from './sandbox-reversal-routes';
+import { linkSandboxReceipt } from './sandbox-reversals';
 import { StripeProvider } from './stripe-provider';
 import { handleProviderEvent } from './sync';
 
@@ -20,6 +22,7 @@ const tags = ['billing'];
 
 export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
+  await app.register(sandboxReversalRoutes);
   await app.register(async (scope) => {
     // Encapsulated in this scope: JSON bodies stay raw buffers so the signature can be checked.
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -128,12 +131,22 @@ export const paymentEventRoutes: FastifyPluginAsyncZod = async (app) => {
         objectId: result.checkout.id,
         objectType: 'checkout.session',
       });
-      if (result.invoiceId) {
+      // A one-time purchase's receipt is a paid invoice too, as on Stripe (its commission, its refunds).
+      const invoiceId =
+        result.invoiceId ??
+        (result.checkout.mode === 'payment'
+          ? await linkSandboxReceipt(deps.db, {
+              id: result.checkout.id,
+              accountId: result.checkout.accountId,
+              priceId: result.checkout.priceId,
+            })
+          : null);
+      if (invoiceId) {
         await handleProviderEvent(deps, provider, {
           id: eventId(),
           type: 'invoice.paid',
           created,
-          objectId: result.invoiceId,
+          objectId: invoiceId,
           objectType: 'invoice',
         });
       }

@@ -229,10 +229,15 @@ describe('a dispatch that fails', () => {
     const held = await waitFor(id, (c) => c.status !== 'sending');
     expect(held).toMatchObject({ status: 'paused', hold: { reason: 'dispatch_failed', code: 'MESSAGE_SEND_FAILED' } });
     expect(held.hold?.message).toMatch(/Sending stopped after repeated failures .*No space left on device.*Resume/);
-    const [job] = await t.deps.db
-      .select()
-      .from(jobs)
-      .where(eq(jobs.idempotencyKey, `campaign:${id}:1`));
+    // The handler holds the campaign, then its worker records the job's end.
+    const [job] = await until(
+      () =>
+        t.deps.db
+          .select()
+          .from(jobs)
+          .where(eq(jobs.idempotencyKey, `campaign:${id}:1`)),
+      ([row]) => row?.status !== 'running',
+    );
     expect(job).toMatchObject({ status: 'failed', attempts: 2 });
     await t.deps.db.execute(sql.raw('DROP TRIGGER refuse_broken ON campaign_recipients'));
   });
@@ -253,10 +258,15 @@ describe('a dispatch that fails', () => {
     const done = await waitFor(id, (c) => c.status === 'completed');
     expect(done).toMatchObject({ status: 'completed', figures: { sent: 4 } });
     expect(sentCounts(phones)).toEqual([1, 1, 1, 1]);
-    const [requeued] = await t.deps.db
-      .select()
-      .from(jobs)
-      .where(eq(jobs.idempotencyKey, `campaign:${id}:2`));
+    // The handler completes the campaign, then its worker records the job's end.
+    const [requeued] = await until(
+      () =>
+        t.deps.db
+          .select()
+          .from(jobs)
+          .where(eq(jobs.idempotencyKey, `campaign:${id}:2`)),
+      ([row]) => row !== undefined && row.status !== 'queued' && row.status !== 'running',
+    );
     expect(await getJob(t.deps, requeued?.id ?? '')).toMatchObject({ status: 'succeeded' });
   });
 });

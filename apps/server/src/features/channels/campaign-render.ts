@@ -1,4 +1,5 @@
-import { renderTemplate, templateVariables } from '@switchboard/core';
+import { renderTemplate, type TWhatsappVariableMappings, templateVariables } from '@switchboard/core';
+import { renderMappedTemplate } from './whatsapp-templates-render';
 
 /** Variables every contact has; imported columns add their own ({{company}}). */
 export const BUILT_IN_VARIABLES = ['first_name', 'name', 'phone'] as const;
@@ -25,13 +26,23 @@ export interface RenderedMessage {
 
 /**
  * A campaign's message for one contact: the text with its variables filled, or for a WhatsApp
- * template its Content SID with the values numbered 1, 2, … in the order the template uses them.
+ * template its Content SID with each variable's value from its mapping (a template stored before
+ * variables were mapped: its {{names}} are contact fields, numbered 1, 2, … in order of use).
  */
 export const renderFor = (
-  campaign: { message: string; whatsappTemplate: { contentSid: string; body: string } | null },
+  campaign: {
+    message: string;
+    whatsappTemplate: { contentSid: string; body: string; variables?: TWhatsappVariableMappings } | null;
+  },
   contact: RenderContact,
 ): RenderedMessage => {
   const values = valuesOf(contact);
+  const mapped = campaign.whatsappTemplate?.variables;
+  if (campaign.whatsappTemplate && mapped)
+    return {
+      ...renderMappedTemplate({ body: campaign.whatsappTemplate.body, variables: mapped }, contact),
+      contentSid: campaign.whatsappTemplate.contentSid,
+    };
   if (campaign.whatsappTemplate) {
     const { text, missing } = renderTemplate(campaign.whatsappTemplate.body, values);
     const names = templateVariables(campaign.whatsappTemplate.body);

@@ -4,6 +4,7 @@ import Papa from 'papaparse';
 import { type Db, rowsOf, type Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
+import { sequenceReport } from './campaign-steps';
 import { ownedChannel } from './connections';
 import { campaignRecipients, campaigns, channelAccounts, channelMessages, contacts } from './schema';
 
@@ -20,7 +21,7 @@ const FIGURE_COLUMNS = sql`
   count(*) FILTER (WHERE r.replied_at IS NOT NULL)::int AS replied,
   count(*) FILTER (WHERE r.opted_out_at IS NOT NULL)::int AS opted_out,
   count(*) FILTER (WHERE r.status = 'skipped')::int AS skipped,
-  count(*) FILTER (WHERE r.status = 'skipped' AND r.skip_reason = 'OPTED_OUT')::int AS suppressed,
+  count(*) FILTER (WHERE r.status = 'skipped' AND r.skip_reason IN ('OPTED_OUT', 'SUPPRESSED'))::int AS suppressed,
   count(*) FILTER (WHERE r.status = 'unconfirmed')::int AS unconfirmed`;
 
 type FigureRow = {
@@ -130,8 +131,11 @@ export const ownedCampaign = async (db: Db | Tx, subaccountId: string, campaignI
 
 export const getCampaign = async (deps: Deps, subaccountId: string, campaignId: string) => {
   const row = await ownedCampaign(deps.db, subaccountId, campaignId);
-  const { figures, failures, sandbox } = await figuresOf(deps.db, [row.id]);
-  return toCampaign(row, figures.get(row.id), failures.get(row.id), sandbox.has(row.id));
+  const [{ figures, failures, sandbox }, sequence] = await Promise.all([
+    figuresOf(deps.db, [row.id]),
+    sequenceReport(deps.db, row),
+  ]);
+  return { ...toCampaign(row, figures.get(row.id), failures.get(row.id), sandbox.has(row.id)), sequence };
 };
 
 export const listCampaigns = async (deps: Deps, subaccountId: string, connectionId: string) => {

@@ -1,7 +1,22 @@
-import { ZCampaign, ZCampaignInput, ZCampaignList, ZCampaignTimeline } from '@switchboard/core';
+import {
+  ZCampaign,
+  ZCampaignAudienceSize,
+  ZCampaignConversion,
+  ZCampaignConversionInput,
+  ZCampaignEstimate,
+  ZCampaignInput,
+  ZCampaignList,
+  ZCampaignReplies,
+  ZCampaignTestSendRequest,
+  ZCampaignTestSendResponse,
+  ZCampaignTimeline,
+  ZCampaignTracking,
+} from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
+import { publicAccess, type SubaccountResolver, subaccountAccess, tenantOf } from '../../platform/guard';
+import { campaignAudienceBreakdown, campaignEstimate, testSendCampaign } from './campaign-preflight';
+import { campaignReplies, campaignTracking, cloneCampaign, followLink, recordConversion } from './campaign-tracking';
 import * as service from './campaigns';
 import { findChannel } from './connections';
 
@@ -22,7 +37,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     base,
     {
-      config: subaccountAccess('viewer', fromConnection),
+      config: subaccountAccess('viewer', fromConnection, { client: 'campaigns' }),
       schema: { tags, params: ZParams, response: { 200: ZCampaignList } },
     },
     async (request) => service.listCampaigns(deps, tenantOf(request).subaccountId, request.params.connectionId),
@@ -31,7 +46,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     base,
     {
-      config: subaccountAccess('member', fromConnection),
+      config: subaccountAccess('member', fromConnection, { client: 'campaigns' }),
       schema: { tags, params: ZParams, body: ZCampaignInput, response: { 201: ZCampaign } },
     },
     async (request, reply) =>
@@ -45,7 +60,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${base}/:campaignId`,
     {
-      config: subaccountAccess('viewer', fromConnection),
+      config: subaccountAccess('viewer', fromConnection, { client: 'campaigns' }),
       schema: { tags, params: ZCampaignParams, response: { 200: ZCampaign } },
     },
     async (request) => service.getCampaign(deps, tenantOf(request).subaccountId, request.params.campaignId),
@@ -54,7 +69,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     `${base}/:campaignId`,
     {
-      config: subaccountAccess('member', fromConnection),
+      config: subaccountAccess('member', fromConnection, { client: 'campaigns' }),
       schema: { tags, params: ZCampaignParams, body: ZCampaignInput, response: { 200: ZCampaign } },
     },
     async (request) =>
@@ -63,7 +78,10 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     `${base}/:campaignId`,
-    { config: subaccountAccess('member', fromConnection), schema: { tags, params: ZCampaignParams } },
+    {
+      config: subaccountAccess('member', fromConnection, { client: 'campaigns' }),
+      schema: { tags, params: ZCampaignParams },
+    },
     async (request, reply) => {
       await service.deleteCampaign(deps, tenantOf(request).subaccountId, request.params.campaignId);
       return reply.status(204).send();
@@ -81,7 +99,7 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `${base}/:campaignId/${action}`,
       {
-        config: subaccountAccess('member', fromConnection),
+        config: subaccountAccess('member', fromConnection, { client: 'campaigns' }),
         schema: { tags, params: ZCampaignParams, response: { 200: ZCampaign } },
       },
       async (request) => run(deps, tenantOf(request).subaccountId, request.params.campaignId),
@@ -89,9 +107,42 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.get(
+    `${base}/:campaignId/audience`,
+    {
+      config: subaccountAccess('viewer', fromConnection, { client: 'campaigns' }),
+      schema: { tags, params: ZCampaignParams, response: { 200: ZCampaignAudienceSize } },
+    },
+    async (request) => campaignAudienceBreakdown(deps, tenantOf(request).subaccountId, request.params.campaignId),
+  );
+
+  app.get(
+    `${base}/:campaignId/estimate`,
+    {
+      config: subaccountAccess('viewer', fromConnection, { client: 'campaigns' }),
+      schema: { tags, params: ZCampaignParams, response: { 200: ZCampaignEstimate } },
+    },
+    async (request) => campaignEstimate(deps, tenantOf(request).subaccountId, request.params.campaignId),
+  );
+
+  app.post(
+    `${base}/:campaignId/test-send`,
+    {
+      config: subaccountAccess('member', fromConnection, { client: 'campaigns' }),
+      schema: {
+        tags,
+        params: ZCampaignParams,
+        body: ZCampaignTestSendRequest,
+        response: { 200: ZCampaignTestSendResponse },
+      },
+    },
+    async (request) =>
+      testSendCampaign(deps, tenantOf(request).subaccountId, request.params.campaignId, request.body.to),
+  );
+
+  app.get(
     `${base}/:campaignId/timeline`,
     {
-      config: subaccountAccess('viewer', fromConnection),
+      config: subaccountAccess('viewer', fromConnection, { client: 'campaigns' }),
       schema: { tags, params: ZCampaignParams, response: { 200: ZCampaignTimeline } },
     },
     async (request) => service.campaignTimeline(deps, tenantOf(request).subaccountId, request.params.campaignId),
@@ -99,7 +150,10 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     `${base}/:campaignId/export.csv`,
-    { config: subaccountAccess('viewer', fromConnection), schema: { tags, params: ZCampaignParams } },
+    {
+      config: subaccountAccess('viewer', fromConnection, { client: 'campaigns' }),
+      schema: { tags, params: ZCampaignParams },
+    },
     async (request, reply) => {
       const { name, csv } = await service.exportCampaignCsv(
         deps,
@@ -117,6 +171,78 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-disposition', `attachment; filename="${file}"`)
         .header('cache-control', 'no-store')
         .send(csv);
+    },
+  );
+
+  app.get(
+    `${base}/:campaignId/tracking`,
+    {
+      config: subaccountAccess('viewer', fromConnection, { client: 'campaigns' }),
+      schema: { tags, params: ZCampaignParams, response: { 200: ZCampaignTracking } },
+    },
+    async (request) => campaignTracking(deps, tenantOf(request).subaccountId, request.params.campaignId),
+  );
+
+  app.get(
+    `${base}/:campaignId/replies`,
+    {
+      config: subaccountAccess('viewer', fromConnection, { client: 'campaigns' }),
+      schema: { tags, params: ZCampaignParams, response: { 200: ZCampaignReplies } },
+    },
+    async (request) => campaignReplies(deps, tenantOf(request).subaccountId, request.params.campaignId),
+  );
+
+  app.post(
+    `${base}/:campaignId/clone`,
+    {
+      config: subaccountAccess('member', fromConnection, { client: 'campaigns' }),
+      schema: { tags, params: ZCampaignParams, response: { 201: ZCampaign } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await cloneCampaign(deps, tenantOf(request).subaccountId, request.params.campaignId)),
+  );
+
+  app.post(
+    `${base}/:campaignId/conversions`,
+    {
+      config: subaccountAccess('member', fromConnection, { client: 'campaigns' }),
+      schema: {
+        tags,
+        params: ZCampaignParams,
+        body: ZCampaignConversionInput,
+        response: { 200: ZCampaignConversion, 201: ZCampaignConversion },
+      },
+    },
+    async (request, reply) => {
+      const result = await recordConversion(
+        deps,
+        tenantOf(request).subaccountId,
+        request.params.connectionId,
+        request.params.campaignId,
+        request.body,
+      );
+      return reply.status(result.created ? 201 : 200).send(result);
+    },
+  );
+
+  // A campaign's short link: counted, then sent on to the address stored with it (never one from the request).
+  app.get(
+    '/l/:code',
+    {
+      config: { ...publicAccess(), rateLimit: { max: 120, timeWindow: '1 minute' } },
+      schema: { hide: true, params: z.object({ code: z.string().max(64) }) },
+    },
+    async (request, reply) => {
+      const url = await followLink(deps, request.params.code, request.method === 'HEAD' ? 'HEAD' : 'GET');
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      if (!url)
+        return reply
+          .status(404)
+          .type('text/html; charset=utf-8')
+          .send(
+            '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Link not found</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem"><h1>Link not found</h1><p>This link does not exist or is no longer available.</p></body></html>',
+          );
+      return reply.redirect(url, 302);
     },
   );
 };

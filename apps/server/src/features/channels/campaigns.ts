@@ -1,4 +1,10 @@
-import { type TCampaignAudience, type TCampaignInput, templateVariables, zonedLocalToUtc } from '@switchboard/core';
+import {
+  type TCampaignAudience,
+  type TCampaignInput,
+  type TWhatsappVariableMapping,
+  templateVariables,
+  zonedLocalToUtc,
+} from '@switchboard/core';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
@@ -8,12 +14,15 @@ import { isConnectionPaused } from '../connections/pauses';
 import { BUILT_IN_VARIABLES } from './campaign-render';
 import { getCampaign, ownedCampaign, toCampaign } from './campaign-report';
 import { scheduleDispatchRound } from './campaign-rounds';
+import { checkSteps, saveSteps } from './campaign-steps';
+import { campaignStepSends } from './campaign-steps.schema';
 import { type Channel, ownedChannel } from './connections';
 import { messagingSettings } from './contacts';
 import { checkMedia } from './media';
 import { refuseSandboxOff } from './sandbox-mode';
 import { campaignRecipients, campaigns, contacts } from './schema';
 import { suppressedSql } from './suppressions';
+import { resolveCampaignTemplate } from './whatsapp-templates';
 
 export { campaignTimeline, exportCampaignCsv, getCampaign, listCampaigns } from './campaign-report';
 
@@ -27,10 +36,8 @@ const checkVariables = async (db: Db, subaccountId: string, input: TCampaignInpu
     throw new AppError('VALIDATION_ERROR', 'Write the message or pick an approved template', { field: 'message' });
   if (channel === 'sms' && input.whatsappTemplate)
     throw new AppError('VALIDATION_ERROR', 'Templates are for WhatsApp campaigns', { field: 'whatsappTemplate' });
-  const used = [
-    ...templateVariables(input.message),
-    ...(input.whatsappTemplate ? templateVariables(input.whatsappTemplate.body) : []),
-  ];
+  // A template's variables are mapped to contact fields (checked with the approved template).
+  const used = templateVariables(input.message);
   const unknown = used.filter((name) => !(BUILT_IN_VARIABLES as readonly string[]).includes(name));
   if (!unknown.length) return;
   const result = await db.execute(
@@ -42,20 +49,22 @@ const checkVariables = async (db: Db, subaccountId: string, input: TCampaignInpu
     throw new AppError(
       'VALIDATION_ERROR',
       `{{${missing[0]}}} is not a contact field. Use {{first_name}}, {{name}}, {{phone}} or a column imported with the contacts.`,
-      {
-        field:
-          input.whatsappTemplate && templateVariables(input.whatsappTemplate.body).includes(missing[0] as string)
-            ? 'whatsappTemplate.body'
-            : 'message',
-      },
+      { field: 'message' },
     );
 };
 
+const SEND_AT_PASSED = (timeZone: string) =>
+  `The send time has passed (${timeZone}). Pick a later time, or leave it empty to send when started.`;
+
+/** The moment of a scheduled send: a valid local time of the time zone, not in the past. */
 const scheduleOf = (input: TCampaignInput, timeZone: string) => {
   if (!input.sendAt) return null;
   const at = zonedLocalToUtc(input.sendAt, timeZone);
   if (Number.isNaN(at.getTime()))
     throw new AppError('VALIDATION_ERROR', 'Pick a valid date and time', { field: 'sendAt' });
+  // Minutes are the finest a person picks: the current minute still counts as now.
+  if (at.getTime() < Date.now() - 60_000)
+    throw new AppError('VALIDATION_ERROR', SEND_AT_PASSED(timeZone), { field: 'sendAt' });
   return at;
 };
 
@@ -69,29 +78,37 @@ export const createCampaign = async (deps: Deps, subaccountId: string, connectio
       { field: 'connectionId' },
     );
   await checkVariables(deps.db, subaccountId, input, type);
+  await checkSteps(deps.db, subaccountId, null, input);
+  const template = input.whatsappTemplate ? await resolveCampaignTemplate(deps, channel, input.whatsappTemplate) : null;
   if (input.mediaUrl) await checkMedia(deps, input.mediaUrl, 'mediaUrl');
   const settings = await messagingSettings(deps.db, subaccountId);
   const quiet = input.quietHours === undefined ? settings.quietHours : input.quietHours;
-  const [row] = await deps.db
-    .insert(campaigns)
-    .values({
-      id: newId('campaign'),
-      subaccountId,
-      connectionId,
-      channel: type,
-      name: input.name,
-      audience: input.audience,
-      message: input.message,
-      whatsappTemplate: input.whatsappTemplate ?? null,
-      mediaUrl: input.mediaUrl ?? null,
-      sendAt: input.sendAt ?? null,
-      scheduledFor: scheduleOf(input, settings.timeZone),
-      timeZone: settings.timeZone,
-      quietStart: quiet?.start ?? null,
-      quietEnd: quiet?.end ?? null,
-    })
-    .returning();
-  return toCampaign(row as CampaignRow, undefined, undefined, channel.account.transport === 'sandbox');
+  const scheduledFor = scheduleOf(input, settings.timeZone);
+  const row = await deps.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(campaigns)
+      .values({
+        id: newId('campaign'),
+        subaccountId,
+        connectionId,
+        channel: type,
+        name: input.name,
+        audience: input.audience,
+        message: input.message,
+        whatsappTemplate: template,
+        mediaUrl: input.mediaUrl ?? null,
+        sendAt: input.sendAt ?? null,
+        scheduledFor,
+        timeZone: settings.timeZone,
+        quietStart: quiet?.start ?? null,
+        quietEnd: quiet?.end ?? null,
+      })
+      .returning();
+    await saveSteps(tx, (inserted as CampaignRow).id, input);
+    return inserted as CampaignRow;
+  });
+  if (input.steps?.length) return getCampaign(deps, subaccountId, row.id);
+  return toCampaign(row, undefined, undefined, channel.account.transport === 'sandbox');
 };
 
 const FINAL = ['completed', 'cancelled'];
@@ -109,22 +126,34 @@ export const updateCampaign = async (deps: Deps, subaccountId: string, campaignI
       field: 'status',
     });
   await checkVariables(deps.db, subaccountId, input, current.channel);
+  await checkSteps(deps.db, subaccountId, campaignId, input);
+  const template = input.whatsappTemplate
+    ? await resolveCampaignTemplate(
+        deps,
+        await ownedChannel(deps.db, subaccountId, current.connectionId),
+        input.whatsappTemplate,
+      )
+    : null;
   if (input.mediaUrl) await checkMedia(deps, input.mediaUrl, 'mediaUrl');
-  await deps.db
-    .update(campaigns)
-    .set({
-      name: input.name,
-      audience: input.audience,
-      message: input.message,
-      whatsappTemplate: input.whatsappTemplate ?? null,
-      mediaUrl: input.mediaUrl ?? null,
-      sendAt: input.sendAt ?? null,
-      scheduledFor: scheduleOf(input, current.timeZone),
-      quietStart: input.quietHours?.start ?? null,
-      quietEnd: input.quietHours?.end ?? null,
-      updatedAt: new Date(),
-    })
-    .where(eq(campaigns.id, campaignId));
+  const scheduledFor = scheduleOf(input, current.timeZone);
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(campaigns)
+      .set({
+        name: input.name,
+        audience: input.audience,
+        message: input.message,
+        whatsappTemplate: template,
+        mediaUrl: input.mediaUrl ?? null,
+        sendAt: input.sendAt ?? null,
+        scheduledFor,
+        quietStart: input.quietHours?.start ?? null,
+        quietEnd: input.quietHours?.end ?? null,
+        updatedAt: new Date(),
+      })
+      .where(eq(campaigns.id, campaignId));
+    await saveSteps(tx, campaignId, input);
+  });
   return getCampaign(deps, subaccountId, campaignId);
 };
 
@@ -144,6 +173,25 @@ const variableSql = (name: string) => {
   return sql`coalesce(trim(c.attributes ->> ${name}), '')`;
 };
 
+/** How a template variable's mapped contact field is read from `contacts AS c`; null for a fixed text. */
+const mappedSql = (mapping: TWhatsappVariableMapping) => {
+  const first = sql`split_part(trim(coalesce(c.name, '')), ' ', 1)`;
+  switch (mapping.source) {
+    case 'first_name':
+      return first;
+    case 'last_name':
+      return sql`trim(substr(trim(coalesce(c.name, '')), length(${first}) + 1))`;
+    case 'phone':
+      return sql`c.phone`;
+    case 'email':
+      return sql`coalesce(trim(coalesce(c.attributes ->> 'email', c.attributes ->> 'Email')), '')`;
+    case 'custom':
+      return sql`coalesce(trim(c.attributes ->> ${mapping.value ?? ''}), '')`;
+    case 'text':
+      return null;
+  }
+};
+
 /**
  * Refuses a start when the audience is empty or a subscribed contact lacks a variable's value:
  * one grouped query, whatever the audience's size.
@@ -151,21 +199,28 @@ const variableSql = (name: string) => {
 const checkAudience = async (tx: Tx, row: CampaignRow, channel: Channel) => {
   const audience = audienceSql(row.subaccountId, row.audience as TCampaignAudience);
   const subscribed = sql`NOT ${suppressedSql(channel, sql`c.phone`)}`;
-  const names = [
+  const template = row.whatsappTemplate;
+  const fields = [
     ...new Set([
       ...templateVariables(row.message),
-      ...(row.whatsappTemplate ? templateVariables(row.whatsappTemplate.body) : []),
+      ...(template && !template.variables ? templateVariables(template.body) : []),
     ]),
-  ];
-  const lacking = names.length
+  ].map((name) => ({ name, value: variableSql(name) }));
+  // A mapped template's variables, read as their contact fields (a fixed text is never missing).
+  for (const [key, mapping] of Object.entries(template?.variables ?? {})) {
+    const value = mappedSql(mapping);
+    if (value) fields.push({ name: key, value });
+  }
+  const names = fields.map((field) => field.name);
+  const lacking = fields.length
     ? sql.join(
-        names.map((name) => sql`count(*) FILTER (WHERE ${subscribed} AND ${variableSql(name)} = '')::int`),
+        fields.map((field) => sql`count(*) FILTER (WHERE ${subscribed} AND ${field.value} = '')::int`),
         sql`, `,
       )
     : sql`0`;
-  const firstLacking = names.length
+  const firstLacking = fields.length
     ? sql`(SELECT c.phone FROM ${contacts} c WHERE ${audience} AND ${subscribed} AND (${sql.join(
-        names.map((name) => sql`${variableSql(name)} = ''`),
+        fields.map((field) => sql`${field.value} = ''`),
         sql` OR `,
       )}) LIMIT 1)`
     : sql`NULL`;
@@ -209,6 +264,9 @@ export const startCampaign = async (deps: Deps, subaccountId: string, campaignId
     if (FINAL.includes(row.status)) throw alreadyCompleted();
     if (row.status !== 'draft')
       throw new AppError('CONFLICT', 'The campaign has already been started.', { field: 'status' });
+    // A draft saved for a time that has since passed is not sent at once without being asked.
+    if (row.scheduledFor && row.scheduledFor.getTime() < Date.now() - 60_000)
+      throw new AppError('VALIDATION_ERROR', SEND_AT_PASSED(row.timeZone), { field: 'sendAt' });
     await checkAudience(tx, row, channel);
     await scheduleDispatchRound(deps, tx, row);
   });
@@ -301,6 +359,10 @@ export const cancelCampaign = async (deps: Deps, subaccountId: string, campaignI
       .update(campaignRecipients)
       .set({ status: 'skipped', skipReason: 'CANCELLED', updatedAt: now })
       .where(and(eq(campaignRecipients.campaignId, row.id), eq(campaignRecipients.status, 'queued')));
+    await tx
+      .update(campaignStepSends)
+      .set({ status: 'skipped', skipReason: 'CANCELLED', updatedAt: now })
+      .where(and(eq(campaignStepSends.campaignId, row.id), eq(campaignStepSends.status, 'queued')));
   });
   return getCampaign(deps, subaccountId, campaignId);
 };

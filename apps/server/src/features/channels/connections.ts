@@ -4,6 +4,7 @@ import {
   type TChannelType,
   type TCreateChannelConnectionRequest,
   type TUpdateChannelConnectionRequest,
+  TWILIO_WEBHOOK_TOKEN_MISSING,
   type WidgetSettings,
 } from '@switchboard/core';
 import { and, desc, eq } from 'drizzle-orm';
@@ -21,6 +22,7 @@ import { claimingAccount, instagramColumns, instagramView, metaTransportOf, veri
 import { messagingSandboxOn, requireCredentials, SandboxOffTransport, shownState } from './sandbox-mode';
 import { SANDBOX_SENDER, SandboxTransport } from './sandbox-transport';
 import { channelAccounts } from './schema';
+import { priceOf, priceToMicros } from './segment-price';
 import type { ChannelTransport } from './transport';
 import { checkProvider, credentialColumns, needSender, verifyCredentials } from './twilio-credentials';
 import { TwilioTransport } from './twilio-transport';
@@ -59,7 +61,12 @@ const toView = (deps: Deps, { connection, account }: Channel): TChannelConnectio
     messagingServiceSid: account.messagingServiceSid,
   },
   sendRatePerSecond: account.sendRatePerSecond,
+  segmentPrice: account.segmentPriceMicros
+    ? { amount: priceOf(account.segmentPriceMicros), currency: account.segmentPriceCurrency }
+    : null,
   webhookUrl: webhookUrlOf(deps, connection.id, connection.type),
+  webhookWarning:
+    account.transport === 'twilio' && !account.webhookTokenEncrypted ? TWILIO_WEBHOOK_TOKEN_MISSING : null,
   instagram: connection.type === 'instagram' ? instagramView(deps, account) : null,
   verifiedAt: account.verifiedAt?.toISOString() ?? null,
   createdAt: connection.createdAt.toISOString(),
@@ -269,6 +276,12 @@ export const updateChannel = async (
             : {}),
           ...(input.twilio === null ? { senderPhone: null, messagingServiceSid: null } : {}),
           ...(input.sendRatePerSecond !== undefined ? { sendRatePerSecond: input.sendRatePerSecond } : {}),
+          ...(input.segmentPrice !== undefined
+            ? {
+                segmentPriceMicros: input.segmentPrice ? priceToMicros(input.segmentPrice.amount) : null,
+                segmentPriceCurrency: input.segmentPrice?.currency ?? 'USD',
+              }
+            : {}),
           updatedAt: now,
         })
         .where(eq(channelAccounts.connectionId, connectionId));

@@ -78,6 +78,7 @@ export const previewCsv = (buffer: Buffer): TContactImportPreview => {
       phone: guess(columns, /phone|mobile|cell|number|tel|whatsapp/i),
       name: guess(columns, /name/i),
       tags: guess(columns, /tag|group|segment|list/i),
+      timeZone: guess(columns, /time ?zone|^tz$|zone/i),
     },
   };
 };
@@ -180,6 +181,16 @@ export const prepareImport = (buffer: Buffer, mapping: TContactImportMapping, co
       rejected.push({ line, value: raw.slice(0, 60), code: 'MESSAGE_INVALID_NUMBER', message: INVALID_NUMBER_MESSAGE });
       return;
     }
+    const zone = at.timeZone >= 0 ? (row[at.timeZone] ?? '') : '';
+    if (zone && !isTimeZone(zone)) {
+      rejected.push({
+        line,
+        value: zone.slice(0, 60),
+        code: 'INVALID_TIME_ZONE',
+        message: 'Not a time zone: use an IANA name such as Europe/Berlin or America/New_York',
+      });
+      return;
+    }
     const first = seen.get(phone);
     if (first !== undefined) {
       rejected.push({ line, value: raw.slice(0, 60), code: 'DUPLICATE', message: `Same number as line ${first}` });
@@ -189,12 +200,11 @@ export const prepareImport = (buffer: Buffer, mapping: TContactImportMapping, co
     const tags = [...(at.tags >= 0 ? (row[at.tags] ?? '').split(/[,;|]/) : []), ...(mapping.addTags ?? [])]
       .map((tag) => tag.trim())
       .filter((tag) => ZContactTag.safeParse(tag).success);
-    const zone = at.timeZone >= 0 ? (row[at.timeZone] ?? '') : '';
     contacts.push({
       phone,
       name: at.name >= 0 ? (row[at.name] ?? '').slice(0, 120) || null : null,
       tags: arrayLiteral([...new Set(tags)].slice(0, 20)),
-      timeZone: zone && isTimeZone(zone) ? zone : null,
+      timeZone: zone || null,
       attributes: JSON.stringify(
         Object.fromEntries(at.attributes.map(([key, index]) => [key, (row[index] ?? '').slice(0, 500)])),
       ),

@@ -12,18 +12,27 @@ import { newId } from '../../platform/ids';
 import type { Channel } from './connections';
 import { requireE164 } from './phone';
 import { contacts, messagingProfiles } from './schema';
-import { optOutTimes, suppressEverywhere } from './suppressions';
+import { clearSuppression, type SuppressionView, suppressEverywhere, suppressionsOf } from './suppressions';
 
 type ContactRow = typeof contacts.$inferSelect;
 
 /** A contact with its opt-out, which lives on the suppression list (it outlives the contact row). */
-export const toContact = (row: ContactRow, optedOutAt: Date | null = null): TContact => ({
+export const toContact = (row: ContactRow, suppression: SuppressionView | null = null): TContact => ({
   contactId: row.id,
   phone: row.phone,
   name: row.name,
   tags: row.tags,
-  optedOut: optedOutAt !== null,
-  optedOutAt: optedOutAt?.toISOString() ?? null,
+  optedOut: suppression !== null,
+  optedOutAt: suppression?.at.toISOString() ?? null,
+  suppression: suppression
+    ? {
+        source: suppression.source,
+        keyword: suppression.keyword,
+        errorCode: suppression.errorCode,
+        errorMessage: suppression.errorMessage,
+        clearable: suppression.source !== 'keyword',
+      }
+    : null,
   timeZone: row.timeZone,
   attributes: row.attributes,
   createdAt: row.createdAt.toISOString(),
@@ -91,7 +100,7 @@ export const listContacts = async (
       sql`SELECT DISTINCT unnest(tags) AS tag FROM ${contacts} WHERE subaccount_id = ${subaccountId} ORDER BY 1 LIMIT 200`,
     ),
   ]);
-  const optOuts = await optOutTimes(
+  const optOuts = await suppressionsOf(
     db,
     subaccountId,
     rows.map((row) => row.phone),
@@ -107,7 +116,7 @@ export const listContacts = async (
 };
 
 const withOptOut = async (db: Db, row: ContactRow, channel: Channel | null) =>
-  toContact(row, (await optOutTimes(db, row.subaccountId, [row.phone], channel)).get(row.phone) ?? null);
+  toContact(row, (await suppressionsOf(db, row.subaccountId, [row.phone], channel)).get(row.phone) ?? null);
 
 /** A new contact; a number that opted out before (then was deleted) is still opted out. */
 export const createContact = async (
@@ -145,6 +154,8 @@ const ownedContact = async (db: Db, subaccountId: string, contactId: string) => 
   return row;
 };
 
+const STOP_STAYS = 'This number texted STOP: it gets messages again only when it replies START. Nothing was changed.';
+
 export const updateContact = async (
   db: Db,
   subaccountId: string,
@@ -155,19 +166,24 @@ export const updateContact = async (
   const current = await ownedContact(db, subaccountId, contactId);
   if (input.timeZone && !isTimeZone(input.timeZone))
     throw new AppError('VALIDATION_ERROR', 'Pick a time zone such as Europe/Berlin', { field: 'timeZone' });
-  const [row] = await db
-    .update(contacts)
-    .set({
-      ...(input.name !== undefined ? { name: input.name || null } : {}),
-      ...(input.tags ? { tags: [...new Set(input.tags)] } : {}),
-      ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
-      updatedAt: new Date(),
-    })
-    .where(eq(contacts.id, contactId))
-    .returning();
-  // Marked by hand: no sender of the sub-account messages the number until the person's START.
-  if (input.optedOut) await suppressEverywhere(db, subaccountId, current.phone);
-  return withOptOut(db, row as ContactRow, channel);
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(contacts)
+      .set({
+        ...(input.name !== undefined ? { name: input.name || null } : {}),
+        ...(input.tags ? { tags: [...new Set(input.tags)] } : {}),
+        ...(input.timeZone !== undefined ? { timeZone: input.timeZone || null } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(contacts.id, contactId))
+      .returning();
+    // Marked by hand: no sender of the sub-account messages the number until cleared or the person's START.
+    if (input.optedOut === true) await suppressEverywhere(tx, subaccountId, current.phone);
+    if (input.optedOut === false && (await clearSuppression(tx, subaccountId, current.phone)).optOutRemains)
+      throw new AppError('CONFLICT', STOP_STAYS, { field: 'optedOut', reason: 'opted_out_by_contact' });
+    return updated as ContactRow;
+  });
+  return withOptOut(db, row, channel);
 };
 
 /** Deletes the contact; its number's opt-outs stay on the suppression list. */

@@ -6,11 +6,12 @@ import type { Deps } from '../../platform/deps';
 import { backoffDelayMs } from '../../platform/jobs';
 import { isConnectionPaused } from '../connections/pauses';
 import { renderFor } from './campaign-render';
+import { shortenLinks } from './campaign-tracking';
 import { type Channel, webhookUrlOf } from './connections';
 import { applyOutcomes, type Outcome, outcomeOf } from './dispatch-outcomes';
 import { WHATSAPP_WINDOW_MS } from './outbound';
 import { campaignRecipients, type campaigns, channelMessages, contacts } from './schema';
-import { suppressedAmong } from './suppressions';
+import { isPermanentFailure, suppressionsAmong } from './suppressions';
 import { type ChannelTransport, TransportError } from './transport';
 
 /** Sends of one recipient before a temporary failure becomes final. */
@@ -96,7 +97,7 @@ const contactsOf = async (deps: Deps, run: DispatchRun, claimed: Claimed[]) => {
       ),
     );
   // Asked again at the send: a STOP may have come in since the recipients were written.
-  const suppressed = await suppressedAmong(deps.db, channel, [
+  const suppressed = await suppressionsAmong(deps.db, channel, [
     ...new Set([...claimed.map((row) => row.phone), ...people.map((person) => person.phone)]),
   ]);
   const windowOpen = new Set<string>();
@@ -129,8 +130,9 @@ const prepare = async (deps: Deps, run: DispatchRun, claimed: Claimed[]) => {
       skip('CONTACT_DELETED');
       continue;
     }
-    if (suppressed.has(person.phone) || suppressed.has(row.phone)) {
-      skip('OPTED_OUT');
+    const suppression = suppressed.get(person.phone) ?? suppressed.get(row.phone);
+    if (suppression) {
+      skip(suppression);
       continue;
     }
     if (channel.connection.type === 'whatsapp' && !campaign.whatsappTemplate && !windowOpen.has(person.phone)) {
@@ -165,7 +167,7 @@ const writeMessages = async (deps: Deps, run: DispatchRun, toSend: ToSend[]) => 
   await deps.db.execute(sql`
     WITH inserted AS (
       INSERT INTO ${channelMessages} (id, subaccount_id, connection_id, direction, contact_phone, body, media_urls,
-        content_sid, content_variables, status, campaign_id, idempotency_key, transport)
+        content_sid, content_variables, status, campaign_id, idempotency_key, transport, source)
       SELECT * FROM unnest(
         ${param((m) => m.messageId)}::text[], ${param(() => campaign.subaccountId)}::text[],
         ${param(() => channel.connection.id)}::text[], ${param(() => 'outbound')}::text[],
@@ -175,7 +177,7 @@ const writeMessages = async (deps: Deps, run: DispatchRun, toSend: ToSend[]) => 
         ${param((m) => (m.rendered.contentVariables ? JSON.stringify(m.rendered.contentVariables) : null))}::jsonb[],
         ${param(() => 'sending')}::text[], ${param(() => campaign.id)}::text[],
         ${param((m) => `campaign:${campaign.id}:${m.row.contact_id}`)}::text[],
-        ${param(() => channel.account.transport)}::text[]
+        ${param(() => channel.account.transport)}::text[], ${param(() => 'campaign')}::text[]
       )
       ON CONFLICT DO NOTHING
     )
@@ -184,8 +186,14 @@ const writeMessages = async (deps: Deps, run: DispatchRun, toSend: ToSend[]) => 
     WHERE r.id = o.id`);
 };
 
-/** What a failed send means for its recipient: retried later, in doubt, or failed. */
-const failureOutcome = (item: ToSend, error: unknown): Outcome => {
+/**
+ * What a failed send means for its recipient (a campaign's, or a sequence step's): retried later,
+ * in doubt, or failed.
+ */
+export const failureOutcome = (
+  item: { messageId: string; row: { id: string; attempts: number } },
+  error: unknown,
+): Outcome => {
   const transport = error instanceof TransportError ? error : null;
   const code = transport ? (transport.errorCode ?? String(transport.httpStatus ?? 'SEND_FAILED')) : 'SEND_FAILED';
   const base = { messageId: item.messageId, errorCode: code, errorMessage: (error as Error).message };
@@ -226,6 +234,15 @@ export interface BatchResult {
 export const sendBatch = async (deps: Deps, run: DispatchRun, claimed: Claimed[]): Promise<BatchResult> => {
   const { campaign, channel, transport } = run;
   const { outcomes, toSend } = await prepare(deps, run, claimed);
+  // A template's text is the approved one: only free text carries short links.
+  const texts = toSend.filter((item) => !item.rendered.contentSid);
+  const shortened = await shortenLinks(
+    deps,
+    campaign,
+    channel.account.transport === 'sandbox',
+    texts.map((item) => ({ recipientId: item.row.id, body: item.rendered.body })),
+  );
+  for (const item of texts) item.rendered.body = shortened.get(item.row.id) ?? item.rendered.body;
   await writeMessages(deps, run, toSend);
   const result: BatchResult = { sent: 0 };
   const giveBack = (items: ToSend[]) =>
@@ -278,6 +295,14 @@ export const sendBatch = async (deps: Deps, run: DispatchRun, claimed: Claimed[]
       }),
     );
   }
-  await applyOutcomes(deps, outcomes);
+  // A permanent failure puts the number on the suppression list with the outcome.
+  const byId = new Map(claimed.map((item) => [item.id, item]));
+  const failedNumbers = outcomes.flatMap((outcome) => {
+    const row = byId.get(outcome.recipientId);
+    return outcome.status === 'failed' && row && isPermanentFailure(outcome.errorCode)
+      ? [{ phone: row.phone, code: outcome.errorCode, message: outcome.errorMessage }]
+      : [];
+  });
+  await applyOutcomes(deps, outcomes, failedNumbers.length ? { channel, failedNumbers } : undefined);
   return result;
 };

@@ -1,7 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import type { Deps } from '../../platform/deps';
+import { type Deps, embeddedDatabase } from '../../platform/deps';
+import { rememberWritten } from '../conversations/history';
+import { conversationsChannel, threadChannel } from '../conversations/repo';
+import { type ThreadedCampaignMessage, threadCampaignMessages } from './campaign-threads';
+import type { Channel } from './connections';
 import { campaignRecipients, channelMessages } from './schema';
+import { suppressFailed } from './suppressions';
 
 /** What became of claimed campaign recipients, written for recipients and their messages in bulk. */
 
@@ -31,12 +36,54 @@ export const outcomeOf = (recipientId: string, fields: Partial<Outcome> & Pick<O
   ...fields,
 });
 
-/** Writes the outcomes of recipients and their messages together, in bulk. */
-export const applyOutcomes = async (deps: Deps, outcomes: Outcome[]) => {
+/**
+ * Writes the outcomes of recipients and their messages together, in bulk; a confirmed send's
+ * message joins its recipient's conversation in the same transaction (campaign-threads.ts).
+ */
+export const applyOutcomes = async (
+  deps: Deps,
+  outcomes: Outcome[],
+  /** Numbers whose send failed for good: suppressed in the same transaction. */
+  failures?: { channel: Channel; failedNumbers: { phone: string; code: string; message: string | null }[] },
+) => {
   if (!outcomes.length) return;
-  await deps.db.transaction(async (tx) => {
+  const confirmed = outcomes
+    .filter((o) => o.messageId && (o.status === 'sent' || o.status === 'delivered'))
+    .map((o) => o.messageId as string);
+  const threaded = await deps.db.transaction(async (tx) => {
     await writeOutcomes(tx, outcomes);
+    for (const failed of failures?.failedNumbers ?? [])
+      await suppressFailed(tx, failures?.channel as Channel, failed.phone, failed);
+    return threadCampaignMessages(tx, confirmed);
   });
+  await announceThreaded(deps, threaded);
+};
+
+/** After the commit: the conversations' history in memory, and the inbox's live list. */
+export const announceThreaded = async (deps: Deps, threaded: ThreadedCampaignMessage[]) => {
+  if (!threaded.length) return;
+  if (embeddedDatabase(deps)) rememberWritten(deps.db, threaded);
+  await Promise.all(
+    threaded.flatMap((message) => {
+      const payload = {
+        threadId: message.threadId,
+        message: {
+          id: message.id,
+          role: message.role,
+          source: 'campaign',
+          content: message.content,
+          createdAt: message.createdAt.toISOString(),
+          sources: [],
+          toolCalls: [],
+          offline: false,
+        },
+      };
+      return [
+        deps.bus.publish(threadChannel(message.threadId), payload),
+        deps.bus.publish(conversationsChannel(message.subaccountId), payload),
+      ];
+    }),
+  );
 };
 
 const writeOutcomes = async (db: Tx, outcomes: Outcome[]) => {
@@ -62,6 +109,11 @@ const writeOutcomes = async (db: Tx, outcomes: Outcome[]) => {
       ${sql.param(outcomes.map((o) => o.refundAttempt))}::boolean[]
     ) AS o(id, status, message_id, error_code, skip_reason, next_attempt_at, refund)
     WHERE r.id = o.id`);
+  await writeMessageOutcomes(db, outcomes);
+};
+
+/** The outcomes' channel messages: status, provider id and error, in one statement. */
+export const writeMessageOutcomes = async (db: Tx, outcomes: Outcome[]) => {
   const messages = outcomes.filter((o) => o.messageId);
   if (messages.length)
     await db.execute(sql`

@@ -16,13 +16,15 @@ import {
   queueDispatchJob,
   rootCause,
 } from './campaign-rounds';
+import { sequenceOf } from './campaign-steps';
+import { runSteps } from './campaign-steps-dispatch';
 import { audienceSql } from './campaigns';
 import { channelEvents } from './channel-events';
 import { type Channel, findChannel, markChannelError, transportOf } from './connections';
 import { claimBatch, type DispatchRun, sendBatch } from './dispatch-batch';
 import { reconcileDoubts } from './reconcile';
 import { campaignRecipients, campaigns, contacts } from './schema';
-import { suppressedSql } from './suppressions';
+import { suppressionSkipSql } from './suppressions';
 import type { TransportError } from './transport';
 
 /**
@@ -45,7 +47,8 @@ const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
 /**
  * Writes the campaign's recipients from its audience, BATCH contacts per statement in contact id
  * order, keeping the last id written on the campaign so a stopped run continues where it was.
- * Numbers on the sender's suppression list are written as skipped (OPTED_OUT), so the report shows them.
+ * Numbers on the sender's suppression list are written as skipped (OPTED_OUT, or SUPPRESSED after a
+ * permanent failure), so the report shows them.
  */
 export const fillRecipients = async (deps: Deps, campaign: typeof campaigns.$inferSelect, channel: Channel) => {
   let cursor = campaign.recipientsCursor;
@@ -54,12 +57,12 @@ export const fillRecipients = async (deps: Deps, campaign: typeof campaigns.$inf
     const [picked] = rowsOf<{ last: string | null; n: number }>(
       await deps.db.execute(sql`
         WITH picked AS (
-          SELECT c.id, c.phone, ${suppressedSql(channel, sql`c.phone`)} AS suppressed FROM ${contacts} c
+          SELECT c.id, c.phone, ${suppressionSkipSql(channel, sql`c.phone`)} AS skip FROM ${contacts} c
           WHERE ${audience} AND c.id > ${cursor} ORDER BY c.id LIMIT ${BATCH}
         ), inserted AS (
           INSERT INTO ${campaignRecipients} (id, campaign_id, contact_id, phone, status, skip_reason)
           SELECT 'crc_' || substr(md5(random()::text || clock_timestamp()::text || p.id), 1, 16), ${campaign.id}, p.id, p.phone,
-            CASE WHEN p.suppressed THEN 'skipped' ELSE 'queued' END, CASE WHEN p.suppressed THEN 'OPTED_OUT' END
+            CASE WHEN p.skip IS NOT NULL THEN 'skipped' ELSE 'queued' END, p.skip
           FROM picked p
           ON CONFLICT (campaign_id, contact_id) DO NOTHING
         )
@@ -154,7 +157,8 @@ export const dispatchCampaign = async (deps: Deps, campaignId: string, options: 
     channel.account.sendRatePerSecond > 0 ? channel.account.sendRatePerSecond : Number.POSITIVE_INFINITY,
   );
   let sent = 0;
-  for (let batches = 0; ; batches += 1) {
+  let batches = 0;
+  for (; ; batches += 1) {
     const stop = await interruption(deps, run, options, batches, sent);
     if (stop) return stop;
     const claimed = await claimBatch(deps, campaign.id, options.runId, size);
@@ -176,17 +180,46 @@ export const dispatchCampaign = async (deps: Deps, campaignId: string, options: 
     }
     await yieldToOthers();
   }
-  return finishOrWait(deps, campaign, channel, sent);
+  // A sequence's later steps, within the same run's batches (campaign-steps-dispatch.ts).
+  const steps = await runSteps(deps, run, await sequenceOf(deps.db, campaign.id), {
+    runId: options.runId,
+    signal: options.signal,
+    round: options.round,
+    batches: (options.maxBatches ?? BATCHES_PER_RUN) - batches,
+    size,
+    afterSend: options.afterSend,
+  });
+  sent += steps.sent;
+  if (steps.authFailure) return holdForAuth(deps, run, steps.authFailure, sent);
+  if (steps.stopped === 'channel_paused') {
+    await holdCampaign(deps, campaign.id, CHANNEL_PAUSED_HOLD);
+    return { held: 'channel_paused', sent };
+  }
+  if (steps.stopped === 'continue') return continueLater();
+  if (steps.stopped) return { stopped: steps.stopped, sent };
+  return finishOrWait(deps, campaign, channel, sent, steps.pending);
 };
 
 /** Nothing due now: either the campaign is done, or the next round is queued for when the rest is due. */
-const finishOrWait = async (deps: Deps, campaign: typeof campaigns.$inferSelect, channel: Channel, sent: number) => {
-  const [left] = rowsOf<{ n: number; next: string | null }>(
+const finishOrWait = async (
+  deps: Deps,
+  campaign: typeof campaigns.$inferSelect,
+  channel: Channel,
+  sent: number,
+  /** A sequence's step sends still to come, and when the earliest is due. */
+  steps: { n: number; next: string | null },
+) => {
+  const [first] = rowsOf<{ n: number; next: string | null }>(
     await deps.db.execute(sql`
       SELECT count(*)::int AS n, min(next_attempt_at)::text AS next FROM ${campaignRecipients}
       WHERE campaign_id = ${campaign.id} AND status IN ('queued', 'sending')`),
   );
-  if (!left?.n) {
+  const nexts = [first?.next, steps.next].filter((at): at is string => Boolean(at)).map((at) => Date.parse(at));
+  const left = {
+    n: (first?.n ?? 0) + steps.n,
+    next: nexts.length ? new Date(Math.min(...nexts)).toISOString() : null,
+  };
+  if (!left.n) {
     await completeCampaign(deps, campaign, channel);
     return { completed: true, sent };
   }

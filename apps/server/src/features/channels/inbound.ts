@@ -1,12 +1,4 @@
-import {
-  INSTAGRAM_PART_LIMIT,
-  KEYWORD_REPLIES,
-  type Keyword,
-  keywordOf,
-  splitMessage,
-  splitSms,
-  WHATSAPP_PART_LIMIT,
-} from '@switchboard/core';
+import { KEYWORD_REPLIES, type Keyword, keywordOf, splitForChannel } from '@switchboard/core';
 import { and, desc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
@@ -17,15 +9,17 @@ import { answerVisitor, VISITOR_UNAVAILABLE } from '../connections/visitor-gate'
 import { replyAsAgent } from '../conversations/reply';
 import { threads } from '../conversations/schema';
 import { getSmsSettings } from '../theme/service';
+import { attributeToSequence } from './campaign-steps-leave';
 import { type Channel, findChannel } from './connections';
 import { contactForPhone } from './contacts';
+import { rememberInstagramProfile } from './instagram-profiles';
 import { publishMessage, queueOutbound } from './outbound';
 import { campaignRecipients, campaigns, channelMessages } from './schema';
-import { isSuppressed, lift, suppress } from './suppressions';
+import { isPermanentFailure, isSuppressed, lift, suppress, suppressFailed } from './suppressions';
 
 export const CHANNEL_INBOUND_JOB = 'channel:inbound';
 /** A reply counts for a campaign sent to the number this recently. */
-const REPLY_ATTRIBUTION_MS = 7 * 86_400_000;
+export const REPLY_ATTRIBUTION_MS = 7 * 86_400_000;
 
 export interface InboundMessage {
   /** An E.164 number, or on Instagram the contact's Instagram-scoped id (the sandbox: a username). */
@@ -130,12 +124,7 @@ const latestThread = async (deps: Deps, channel: Channel, phone: string) => {
 const confirmsKeywordsItself = (channel: Channel) =>
   channel.account.transport === 'twilio' && channel.connection.type === 'sms';
 
-const splitFor = (channel: Channel, text: string) =>
-  channel.connection.type === 'whatsapp'
-    ? splitMessage(text, WHATSAPP_PART_LIMIT)
-    : channel.connection.type === 'instagram'
-      ? splitMessage(text, INSTAGRAM_PART_LIMIT)
-      : splitSms(text);
+const splitFor = (channel: Channel, text: string) => splitForChannel(channel.connection.type, text);
 
 /**
  * Answers one inbound message: on SMS and WhatsApp carrier keywords first (an opted-out number gets
@@ -159,6 +148,7 @@ export const answerInbound = async (deps: Deps, messageId: string, optOutType: s
       parts: [text],
       key: `keyword:${message.id}`,
       keywordReply: true,
+      source: 'keyword',
       origin: 'live',
     });
   };
@@ -167,6 +157,7 @@ export const answerInbound = async (deps: Deps, messageId: string, optOutType: s
     await contactForPhone(deps.db, subaccountId, phone);
     await suppress(deps.db, channel, phone, { keyword: optOutType ?? message.body.trim().toUpperCase() });
     await attributeToCampaign(deps, channel, phone, 'opted_out');
+    await attributeToSequence(deps, channel, phone, 'opted_out', REPLY_ATTRIBUTION_MS);
     await confirm(KEYWORD_REPLIES.opt_out);
     return { keyword };
   }
@@ -185,7 +176,8 @@ export const answerInbound = async (deps: Deps, messageId: string, optOutType: s
     await contactForPhone(deps.db, subaccountId, phone);
     if (await isSuppressed(deps.db, channel, phone)) return { skipped: 'opted out' };
     await attributeToCampaign(deps, channel, phone, 'replied');
-  }
+    await attributeToSequence(deps, channel, phone, 'replied', REPLY_ATTRIBUTION_MS);
+  } else await rememberInstagramProfile(deps, channel, phone);
   if (!channel.connection.buildId) return { skipped: 'no agent' };
   const text = message.body.trim() || (message.mediaUrls.length ? '[The contact sent an attachment]' : '');
   if (!text) return { skipped: 'empty message' };
@@ -225,6 +217,7 @@ export const answerInbound = async (deps: Deps, messageId: string, optOutType: s
     parts: splitFor(channel, reply.message),
     key: `reply:${message.id}`,
     threadId: reply.threadId,
+    source: 'agent',
     origin: reply.origin,
   });
   return { threadId: reply.threadId };
@@ -255,6 +248,7 @@ const tellUnavailable = async (deps: Deps, channel: Channel, phone: string) => {
     to: phone,
     parts: [VISITOR_UNAVAILABLE],
     key: `unavailable:${channel.connection.id}:${phone}:${window}`,
+    source: 'agent',
     origin: 'live',
   });
   return queued.length > 0;
@@ -306,6 +300,8 @@ export const applyStatus = async (
       )
       .where(and(eq(campaignRecipients.messageId, row.id), inArray(campaignRecipients.status, ['sent', 'delivered'])));
   }
+  if (mapped === 'failed' && isPermanentFailure(report.errorCode))
+    await suppressFailed(deps.db, channel, row.contactPhone, { code: report.errorCode, message: null });
   await publishMessage(deps, { ...row, status: mapped });
   return { ignored: false };
 };

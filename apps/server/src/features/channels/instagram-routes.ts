@@ -1,18 +1,32 @@
-import { ZInstagramOauthStart, ZInstagramOauthStartRequest, ZInstagramSetup } from '@switchboard/core';
+import {
+  ZChannelConnection,
+  ZChooseInstagramPageRequest,
+  ZInstagramOauthStart,
+  ZInstagramOauthStartRequest,
+  ZInstagramPageChoice,
+  ZInstagramSetup,
+} from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { metaOauthEnabled } from '../../platform/env';
 import { type SubaccountResolver, subaccountAccess, tenantOf, userAccess } from '../../platform/guard';
-import { findChannel } from './connections';
+import { findChannel, getChannel } from './connections';
 import {
+  chooseInstagramPage,
   completeInstagramOauth,
   connectionOfState,
+  instagramPageChoice,
   META_OAUTH_COOKIE,
   META_OAUTH_COOKIE_PATH,
   startInstagramOauth,
 } from './meta-oauth';
 
 const tags = ['channels'];
+const ZConnectionParams = z.object({ connectionId: z.string().max(64) });
+const fromConnection: SubaccountResolver = async (request, deps) => {
+  const id = (request.params as { connectionId?: string }).connectionId ?? '';
+  return (await findChannel(deps.db, id))?.connection.subaccountId ?? null;
+};
 const fromBody: SubaccountResolver = async (request) =>
   (request.body as { subaccountId?: string } | undefined)?.subaccountId;
 /** The callback's sub-account is the one of the connection its state names (checked again with the state). */
@@ -74,8 +88,41 @@ export const instagramRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       reply.clearCookie(META_OAUTH_COOKIE, { path: META_OAUTH_COOKIE_PATH });
       return reply.redirect(
-        `/${result.connectionId}/link3${result.ok ? '?connected=instagram' : '?error=CONNECTION_CREATION_FAILED'}`,
+        `/${result.connectionId}/link3${
+          result.ok === 'choose'
+            ? '?choose=instagram'
+            : result.ok
+              ? '?connected=instagram'
+              : '?error=CONNECTION_CREATION_FAILED'
+        }`,
       );
+    },
+  );
+
+  app.get(
+    '/api/channels/:connectionId/instagram/pages',
+    {
+      config: subaccountAccess('member', fromConnection),
+      schema: { tags, params: ZConnectionParams, response: { 200: ZInstagramPageChoice } },
+    },
+    async (request) => instagramPageChoice(deps, tenantOf(request).subaccountId, request.params.connectionId),
+  );
+
+  app.post(
+    '/api/channels/:connectionId/instagram/page',
+    {
+      config: subaccountAccess('member', fromConnection),
+      schema: {
+        tags,
+        params: ZConnectionParams,
+        body: ZChooseInstagramPageRequest,
+        response: { 200: ZChannelConnection },
+      },
+    },
+    async (request) => {
+      const { subaccountId } = tenantOf(request);
+      await chooseInstagramPage(deps, subaccountId, request.params.connectionId, request.body.pageId);
+      return getChannel(deps, subaccountId, request.params.connectionId);
     },
   );
 };

@@ -131,6 +131,31 @@ describe('an Instagram agent on Meta', () => {
     expect(n).toBe(0);
   });
 
+  it('is not saved when Meta refuses to subscribe the page to the messaging webhooks, and says why', async () => {
+    for (const answer of [
+      { status: 403, code: 200, message: 'Requires pages_manage_metadata permission' },
+      { status: 500, code: 2, message: 'Service temporarily unavailable' },
+    ]) {
+      stub.failSubscribe(answer);
+      const res = await api('POST', '/api/channels', {
+        subaccountId,
+        type: 'instagram',
+        buildId: agentId,
+        meta: { pageAccessToken: TEST_PAGE_TOKEN, appSecret: TEST_META_APP_SECRET },
+      });
+      expect(res.statusCode, res.body).toBe(answer.status === 403 ? 401 : 502);
+      expect(res.json().error.code).toBe(answer.status === 403 ? 'META_AUTH_FAILED' : 'META_API_ERROR');
+      expect(res.json().error.message).toContain(answer.message);
+      expect(res.json().error.message).toContain('not live until');
+    }
+    const [{ n } = { n: -1 }] = await t.deps.db
+      .select({ n: count() })
+      .from(channelAccounts)
+      .where(eq(channelAccounts.externalAccountId, TEST_PAGE.instagramAccountId));
+    expect(n).toBe(0);
+    expect(stub.subscribed).not.toContain(TEST_PAGE.pageId);
+  });
+
   it('verifies the credentials with GET /me, stores them encrypted and shows the callback URL and verify token', async () => {
     const before = stub.requests.length;
     const res = await api('POST', '/api/channels', {
@@ -155,7 +180,14 @@ describe('an Instagram agent on Meta', () => {
     expect(verifyToken).toMatch(/^[A-Za-z0-9_-]{24,}$/);
     expect(JSON.stringify(body)).not.toContain(TEST_PAGE_TOKEN);
     expect(JSON.stringify(body)).not.toContain(TEST_META_APP_SECRET);
-    expect(stub.requests.slice(before)).toEqual([{ method: 'GET', path: '/v21.0/me' }]);
+    // The pasted token's page is subscribed to the messaging webhooks before the connection is live.
+    expect(stub.requests.slice(before)).toEqual([
+      { method: 'GET', path: '/v21.0/me' },
+      { method: 'POST', path: `/v21.0/${TEST_PAGE.pageId}/subscribed_apps` },
+    ]);
+    expect(stub.subscribedFields.get(TEST_PAGE.pageId)).toEqual(
+      expect.arrayContaining(['messages', 'messaging_postbacks']),
+    );
     const [stored] = await t.deps.db
       .select()
       .from(channelAccounts)
@@ -270,6 +302,46 @@ describe('an Instagram agent on Meta', () => {
       (rows) => rows.length >= 3,
     );
     expect(both.map((row) => row.contactIdentifier)).toEqual(expect.arrayContaining(['5550003', '5550004']));
+  });
+
+  it('shows who wrote: the profile is read once per Instagram-scoped id, the id only when Meta does not share it', async () => {
+    const profileReads = () => stub.requests.filter((r) => /\/v21\.0\/\d+$/.test(r.path) && r.method === 'GET');
+    stub.profiles.set('5550091', { username: 'jane.doe', name: 'Jane Doe' });
+    const before = profileReads().length;
+    await webhook(connectionId, dm('5550091', 'mid.jane1', { text: 'Are you open today?' }));
+    await until(
+      async () => sentTo('5550091'),
+      (list) => list.length >= 1,
+    );
+    await webhook(connectionId, dm('5550091', 'mid.jane2', { text: 'And on Sundays?' }));
+    await webhook(connectionId, dm('5550090', 'mid.private', { text: 'Hello' }));
+    await until(
+      async () => [...sentTo('5550091'), ...sentTo('5550090')],
+      (list) => list.length >= 3,
+    );
+    // The first message of 5550091 read the profile; the second did not; 5550090 was refused.
+    expect(profileReads().length - before).toBe(2);
+    expect(
+      profileReads()
+        .map((r) => r.path)
+        .filter((path) => /55500(91|90)$/.test(path)),
+    ).toEqual(['/v21.0/5550091', '/v21.0/5550090']);
+    const inbox = await api('GET', `/api/connections/${connectionId}/conversations`);
+    expect(inbox.statusCode, inbox.body).toBe(200);
+    const byId = Object.fromEntries(
+      (inbox.json().threads as { contactIdentifier: string }[]).map((row) => [row.contactIdentifier, row]),
+    );
+    expect(byId['5550091']).toMatchObject({ contactUsername: 'jane.doe', contactName: 'Jane Doe' });
+    expect(byId['5550090']).toMatchObject({ contactUsername: null, contactName: null });
+    const list = await api('GET', `/api/agents/${agentId}/threads`);
+    const janes = (list.json().items as { contactIdentifier: string; contactUsername: string | null }[]).filter(
+      (row) => row.contactIdentifier === '5550091',
+    );
+    expect(janes[0]?.contactUsername).toBe('jane.doe');
+    // Another tenant sees none of it.
+    expect((await api('GET', `/api/connections/${connectionId}/conversations`, undefined, outsider)).statusCode).toBe(
+      404,
+    );
   });
 
   it("ignores another account's events signed with this connection's secret", async () => {
@@ -516,5 +588,78 @@ describe('Instagram sandbox and Connect with Meta', () => {
     expect(answered[0]?.token).toBe(TEST_OAUTH_PAGE_TOKEN);
     const [stored] = await inboundOf('5550010');
     expect(stored?.connectionId).toBe(pendingId);
+  });
+
+  it('lets the agency pick the page when several pages with an Instagram account are shared', async () => {
+    const shopToken = `EAAG${'s'.repeat(40)}`;
+    const shop = {
+      pageId: '100000000000033',
+      name: 'Shop Page',
+      instagramAccountId: '17841400000000033',
+      username: 'shop.example',
+    };
+    stub.oauthPages.push({ token: shopToken, page: shop });
+    const helper = await seedAgent(t.deps.db, { accountId, subaccountId, name: 'Shop Helper' });
+    const start = await api('POST', '/api/channels/instagram/oauth/start', { subaccountId, buildId: helper.id });
+    expect(start.statusCode, start.body).toBe(200);
+    const { url, connectionId: pendingId } = start.json();
+    const state = new URL(url).searchParams.get('state') as string;
+    const cookie = (start.headers['set-cookie'] as string).split(';')[0] as string;
+    const done = await t.app.inject({
+      url: `/api/channels/instagram/oauth/callback?code=good-code&state=${encodeURIComponent(state)}`,
+      headers: { cookie: `${admin}; ${cookie}` },
+    });
+    // No silent first page: the connection waits for the agency's choice.
+    expect(done.headers.location).toBe(`/${pendingId}/link3?choose=instagram`);
+    expect((await api('GET', `/api/channels/${pendingId}`)).json()).toMatchObject({ status: 'pending_connection' });
+    expect(stub.subscribed).not.toContain(shop.pageId);
+
+    const choice = await api('GET', `/api/channels/${pendingId}/instagram/pages`);
+    expect(choice.statusCode, choice.body).toBe(200);
+    expect(choice.json().pages).toEqual([
+      {
+        pageId: TEST_OAUTH_PAGE.pageId,
+        pageName: TEST_OAUTH_PAGE.name,
+        instagramAccountId: TEST_OAUTH_PAGE.instagramAccountId,
+        username: TEST_OAUTH_PAGE.username,
+      },
+      {
+        pageId: shop.pageId,
+        pageName: shop.name,
+        instagramAccountId: shop.instagramAccountId,
+        username: shop.username,
+      },
+    ]);
+    expect(choice.body).not.toContain(shopToken);
+    // Another tenant cannot read or make the choice.
+    expect((await api('GET', `/api/channels/${pendingId}/instagram/pages`, undefined, outsider)).statusCode).toBe(404);
+    expect(
+      (await api('POST', `/api/channels/${pendingId}/instagram/page`, { pageId: shop.pageId }, outsider)).statusCode,
+    ).toBe(404);
+    // A page that was not shared, or one already connected elsewhere: refused, still pending.
+    const unknown = await api('POST', `/api/channels/${pendingId}/instagram/page`, { pageId: '999' });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().error.message).toBe('Pick one of the pages shared with Meta.');
+    const taken = await api('POST', `/api/channels/${pendingId}/instagram/page`, { pageId: TEST_OAUTH_PAGE.pageId });
+    expect(taken.statusCode).toBe(409);
+    // Meta refusing the subscription is said, and the choice can be made again.
+    stub.failSubscribe({ status: 403, code: 200, message: 'Requires pages_manage_metadata permission' });
+    const refused = await api('POST', `/api/channels/${pendingId}/instagram/page`, { pageId: shop.pageId });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error.message).toContain('not live until the page is subscribed');
+    expect((await api('GET', `/api/channels/${pendingId}`)).json().status).toBe('pending_connection');
+
+    const picked = await api('POST', `/api/channels/${pendingId}/instagram/page`, { pageId: shop.pageId });
+    expect(picked.statusCode, picked.body).toBe(200);
+    expect(picked.json()).toMatchObject({
+      status: 'live',
+      credentialKind: 'oauth',
+      instagram: { accountId: shop.instagramAccountId, pageId: shop.pageId, username: shop.username },
+    });
+    expect(stub.subscribedFields.get(shop.pageId)).toEqual(expect.arrayContaining(['messages', 'messaging_postbacks']));
+    // The choice is spent.
+    expect((await api('GET', `/api/channels/${pendingId}/instagram/pages`)).statusCode).toBe(404);
+    const [stored] = await t.deps.db.select().from(channelAccounts).where(eq(channelAccounts.connectionId, pendingId));
+    expect(stored?.oauthPagesEncrypted).toBeNull();
   });
 });

@@ -89,10 +89,43 @@ export const verifyMetaCredentials = async (
   }
 };
 
-/** Verified credentials of an Instagram account no other connection answers for. */
+/**
+ * Subscribes the page to the app's messaging webhooks (POST /{page-id}/subscribed_apps): until it is,
+ * Meta delivers no direct message, so a connection is saved live only once Meta confirmed it.
+ */
+export const subscribePage = async (
+  deps: Deps,
+  verified: Pick<VerifiedMeta, 'pageAccessToken' | 'appSecret' | 'account'>,
+) => {
+  const transport = new MetaTransport({
+    pageAccessToken: verified.pageAccessToken,
+    appSecret: verified.appSecret,
+    graphUrl: deps.env.META_GRAPH_URL,
+    timeoutMs: 10_000,
+  });
+  const page = verified.account.pageName ?? verified.account.pageId;
+  try {
+    await transport.subscribe(verified.account.pageId);
+  } catch (error) {
+    const reason = (error as Error).message;
+    if (error instanceof TransportError && !error.transient && error.httpStatus !== null && error.httpStatus < 500)
+      throw new AppError(
+        'META_AUTH_FAILED',
+        `Meta refused to subscribe the page ${page} to the app's messaging webhooks (${reason}). The token needs the pages_manage_metadata and instagram_manage_messages permissions; the connection is not live until the page is subscribed.`,
+        { field: 'meta.pageAccessToken' },
+      );
+    throw new AppError(
+      'META_API_ERROR',
+      `The page ${page} could not be subscribed to the app's messaging webhooks: ${reason}. The connection is not live until it is; try again.`,
+    );
+  }
+};
+
+/** Verified credentials of an Instagram account no other connection answers for, its page subscribed. */
 export const verifiedInstagram = async (deps: Deps, credentials: TMetaCredentials, exceptConnection?: string) => {
   const verified = await verifyMetaCredentials(deps, credentials);
   await assertInstagramAccountFree(deps, verified.account.instagramAccountId, exceptConnection);
+  await subscribePage(deps, verified);
   return verified;
 };
 
@@ -109,6 +142,7 @@ export const instagramColumns = (deps: Deps, verified: VerifiedMeta | null, opti
   messagingServiceSid: null,
   oauthStateHash: null,
   oauthStateExpiresAt: null,
+  oauthPagesEncrypted: null,
   ...(verified
     ? {
         transport: 'meta' as const,

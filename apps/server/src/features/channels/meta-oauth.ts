@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { fitText, type WidgetSettings } from '@switchboard/core';
+import { fitText, type TInstagramPageChoice, type WidgetSettings } from '@switchboard/core';
 import { and, eq } from 'drizzle-orm';
+import { decryptSecret, encryptSecret } from '../../platform/crypto';
 import type { Deps } from '../../platform/deps';
 import { metaOauthEnabled } from '../../platform/env';
 import { AppError } from '../../platform/errors';
@@ -9,8 +10,15 @@ import { assertWithinLimit } from '../connections/limits';
 import { findAgentInSubaccount } from '../connections/repo';
 import { connections } from '../connections/schema';
 import { findChannel, markChannelError } from './connections';
-import { assertInstagramAccountFree, instagramColumns, safeEqual } from './instagram';
-import { graphCall, MetaTransport } from './meta-transport';
+import {
+  assertInstagramAccountFree,
+  claimingAccount,
+  instagramColumns,
+  safeEqual,
+  subscribePage,
+  type VerifiedMeta,
+} from './instagram';
+import { graphCall } from './meta-transport';
 import { channelAccounts } from './schema';
 
 /** What the agency grants: read the Instagram account, its messages, and the page that links it. */
@@ -72,6 +80,8 @@ export const startInstagramOauth = async (
     statusMessage: null,
     oauthStateHash: hash(secret),
     oauthStateExpiresAt: new Date(now.getTime() + STATE_TTL_MS),
+    // A choice of pages left from an earlier attempt is not offered again.
+    oauthPagesEncrypted: null,
     updatedAt: now,
   };
   const connectionId = await deps.db.transaction(async (tx) => {
@@ -137,8 +147,10 @@ interface PageRow {
   instagram_business_account?: { id?: string; username?: string };
 }
 
-/** Code → user token → long-lived token → the first page with an Instagram account, subscribed to webhooks. */
-const exchange = async (deps: Deps, code: string) => {
+type PageCandidate = VerifiedMeta;
+
+/** Code → user token → long-lived token → the pages the agency shared that have an Instagram account. */
+const exchange = async (deps: Deps, code: string): Promise<PageCandidate[]> => {
   const { appId, appSecret } = requireOauth(deps);
   const graph = deps.env.META_GRAPH_URL;
   const short = await graphCall<{ access_token?: string }>(graph, 'oauth/access_token', {
@@ -159,24 +171,87 @@ const exchange = async (deps: Deps, code: string) => {
     appSecret,
     query: { fields: 'id,name,access_token,instagram_business_account{id,username}' },
   });
-  const page = (pages?.data ?? []).find((row) => row.id && row.access_token && row.instagram_business_account?.id);
-  if (!page?.id || !page.access_token || !page.instagram_business_account?.id)
+  const candidates = (pages?.data ?? []).flatMap((row): PageCandidate[] =>
+    row.id && row.access_token && row.instagram_business_account?.id
+      ? [
+          {
+            pageAccessToken: row.access_token,
+            appSecret,
+            kind: 'oauth',
+            account: {
+              pageId: row.id,
+              pageName: row.name ?? null,
+              instagramAccountId: row.instagram_business_account.id,
+              username: row.instagram_business_account.username ?? null,
+            },
+          },
+        ]
+      : [],
+  );
+  if (!candidates.length)
     throw new Error(
       'No Facebook page with a linked Instagram professional account was shared. Share one and try again.',
     );
-  const transport = new MetaTransport({ pageAccessToken: page.access_token, appSecret, graphUrl: graph });
-  await transport.subscribe(page.id);
+  return candidates;
+};
+
+/** The chosen page: free, subscribed to the messaging webhooks, then saved live (choices cleared). */
+const connectPage = async (deps: Deps, connectionId: string, verified: VerifiedMeta) => {
+  await assertInstagramAccountFree(deps, verified.account.instagramAccountId, connectionId);
+  await subscribePage(deps, verified);
+  await claimingAccount(
+    deps.db
+      .update(channelAccounts)
+      .set({ ...instagramColumns(deps, verified, { newToken: false }), updatedAt: new Date() })
+      .where(eq(channelAccounts.connectionId, connectionId)),
+  );
+};
+
+const storedChoice = (
+  deps: Deps,
+  account: { oauthPagesEncrypted: string | null; oauthStateExpiresAt: Date | null },
+) => {
+  if (
+    !account.oauthPagesEncrypted ||
+    !account.oauthStateExpiresAt ||
+    account.oauthStateExpiresAt.getTime() <= Date.now()
+  )
+    return null;
   return {
-    pageAccessToken: page.access_token,
-    appSecret,
-    kind: 'oauth' as const,
-    account: {
-      pageId: page.id,
-      pageName: page.name ?? null,
-      instagramAccountId: page.instagram_business_account.id,
-      username: page.instagram_business_account.username ?? null,
-    },
+    pages: JSON.parse(decryptSecret(deps.env, account.oauthPagesEncrypted)) as PageCandidate[],
+    expiresAt: account.oauthStateExpiresAt,
   };
+};
+
+const pendingChoice = async (deps: Deps, subaccountId: string, connectionId: string) => {
+  const channel = await findChannel(deps.db, connectionId);
+  if (!channel || channel.connection.subaccountId !== subaccountId || channel.connection.type !== 'instagram')
+    throw new AppError('CONNECTION_NOT_FOUND', 'This Instagram connection does not exist.');
+  const choice = channel.account.status === 'pending_connection' ? storedChoice(deps, channel.account) : null;
+  if (!choice)
+    throw new AppError(
+      'NOT_FOUND',
+      'There is no page to choose for this connection (the choice expired or was made). Start "Connect with Meta" again.',
+    );
+  return choice;
+};
+
+/** The pages "Connect with Meta" shared, for the agency to pick one (tokens stay on the server). */
+export const instagramPageChoice = async (
+  deps: Deps,
+  subaccountId: string,
+  connectionId: string,
+): Promise<TInstagramPageChoice> => {
+  const choice = await pendingChoice(deps, subaccountId, connectionId);
+  return { pages: choice.pages.map((page) => page.account), expiresAt: choice.expiresAt.toISOString() };
+};
+
+/** Connects the page the agency picked among those shared; another page id is refused (422). */
+export const chooseInstagramPage = async (deps: Deps, subaccountId: string, connectionId: string, pageId: string) => {
+  const choice = await pendingChoice(deps, subaccountId, connectionId);
+  const picked = choice.pages.find((page) => page.account.pageId === pageId);
+  if (!picked) throw new AppError('VALIDATION_ERROR', 'Pick one of the pages shared with Meta.', { field: 'pageId' });
+  await connectPage(deps, connectionId, picked);
 };
 
 /**
@@ -218,19 +293,31 @@ export const completeInstagramOauth = async (
     .where(eq(channelAccounts.connectionId, connectionId));
   const fail = async (message: string) => {
     await markChannelError(deps, connectionId, { code: 'CONNECTION_CREATION_FAILED', message });
+    await deps.db
+      .update(channelAccounts)
+      .set({ oauthPagesEncrypted: null })
+      .where(eq(channelAccounts.connectionId, connectionId));
     return { connectionId, ok: false as const };
   };
   if (input.error || !input.code)
     return fail(fitText(input.errorDescription ?? 'Meta sign-in was cancelled before access was granted.', 300));
   try {
-    const verified = await exchange(deps, input.code);
-    await assertInstagramAccountFree(deps, verified.account.instagramAccountId, connectionId);
+    const pages = await exchange(deps, input.code);
+    if (pages.length === 1 && pages[0]) {
+      await connectPage(deps, connectionId, pages[0]);
+      return { connectionId, ok: true as const };
+    }
+    // Several pages with an Instagram account: the agency picks one on the connection's page.
     await deps.db
       .update(channelAccounts)
-      .set({ ...instagramColumns(deps, verified, { newToken: false }), updatedAt: new Date() })
+      .set({
+        oauthPagesEncrypted: encryptSecret(deps.env, JSON.stringify(pages)),
+        oauthStateExpiresAt: new Date(Date.now() + STATE_TTL_MS),
+        updatedAt: new Date(),
+      })
       .where(eq(channelAccounts.connectionId, connectionId));
-    return { connectionId, ok: true as const };
+    return { connectionId, ok: 'choose' as const };
   } catch (error) {
-    return fail((error as Error).message);
+    return fail(error instanceof AppError || error instanceof Error ? error.message : String(error));
   }
 };

@@ -27,6 +27,9 @@ interface GraphError {
   type?: string;
 }
 
+/** The page webhook fields Instagram messaging needs: direct messages, postbacks (buttons), reactions. */
+export const MESSAGING_WEBHOOK_FIELDS = ['messages', 'messaging_postbacks', 'message_reactions'];
+
 /** Graph error codes that mean "try again later": throttling (4, 17, 32, 613) and temporary faults (1, 2). */
 const TRANSIENT_CODES = new Set([1, 2, 4, 17, 32, 613]);
 
@@ -141,11 +144,24 @@ export class MetaTransport implements ChannelTransport {
     await this.account();
   }
 
-  /** Subscribes the app to the page's messaging webhooks (needed once per page). */
+  /**
+   * Subscribes the app to the page's messaging webhooks: without it Meta delivers no direct message
+   * of the page's Instagram account. Needed once per page; repeating it is harmless.
+   */
   async subscribe(pageId: string): Promise<void> {
-    await this.call(`${pageId}/subscribed_apps`, {
+    const result = await this.call<{ success?: boolean }>(`${pageId}/subscribed_apps`, {
       method: 'POST',
-      query: { subscribed_fields: 'messages,messaging_postbacks,message_reactions' },
+      query: { subscribed_fields: MESSAGING_WEBHOOK_FIELDS.join(',') },
     });
+    if (result?.success !== true)
+      throw new TransportError('Meta did not confirm the webhook subscription of the page', { transient: false });
+  }
+
+  /** The user profile behind an Instagram-scoped id (User Profile API): username and name. */
+  async profile(instagramScopedId: string): Promise<{ username: string | null; name: string | null }> {
+    const user = await this.call<{ username?: string; name?: string }>(encodeURIComponent(instagramScopedId), {
+      query: { fields: 'name,username' },
+    });
+    return { username: user?.username ?? null, name: user?.name ?? null };
   }
 }

@@ -1,4 +1,4 @@
-import { reachesOutside, type TChannelType, type TOrigin } from '@switchboard/core';
+import { reachesOutside, replyTooLong, splitForChannel, type TChannelType, type TOrigin } from '@switchboard/core';
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../../db/client';
@@ -11,7 +11,7 @@ import { channelEvents } from './channel-events';
 import { type Channel, findChannel, markChannelError, transportOf, webhookUrlOf } from './connections';
 import { refuseSandboxOff } from './sandbox-mode';
 import { channelMessages } from './schema';
-import { isSuppressed, OPTED_OUT_MESSAGE } from './suppressions';
+import { isPermanentFailure, isSuppressed, OPTED_OUT_MESSAGE, suppressFailed } from './suppressions';
 import { TransportError } from './transport';
 
 export const CHANNEL_SEND_JOB = 'channel:send';
@@ -77,8 +77,12 @@ export interface QueueInput {
   threadId?: string | null;
   /** Keyword confirmations go out to a contact who just opted out; nothing else does. */
   keywordReply?: boolean;
+  /** Who sends it: the agent (its answers and notices; the default), a person from the inbox, or a keyword confirmation. */
+  source?: 'agent' | 'person' | 'keyword';
   /** Where the answer comes from (an agent reply: its turn's); a test's is refused. */
   origin: TOrigin;
+  /** An approved WhatsApp template sent instead of free text (one part: its filled text, stored). */
+  template?: { contentSid: string; contentVariables: Record<string, string> };
 }
 
 /**
@@ -98,8 +102,11 @@ export const queueOutbound = async (deps: Deps, channel: Channel, input: QueueIn
       mediaUrls: index === 0 ? (input.mediaUrls ?? []) : [],
       status: 'queued',
       threadId: input.threadId ?? null,
+      source: input.source ?? 'agent',
       idempotencyKey: `${input.key}:${index}`,
       transport: channel.account.transport,
+      contentSid: input.template?.contentSid ?? null,
+      contentVariables: input.template?.contentVariables ?? null,
     }));
     if (!rows.length) return [];
     const inserted = await tx
@@ -197,6 +204,8 @@ export const sendStored = async (deps: Deps, channel: Channel, row: MessageRow, 
       errorCode: outside ? 'SESSION_EXPIRED' : code || 'SEND_FAILED',
       errorMessage: outside ? INSTAGRAM_WINDOW_MESSAGE : (error as Error).message,
     });
+    if (isPermanentFailure(code))
+      await suppressFailed(deps.db, channel, row.contactPhone, { code, message: (error as Error).message });
     if (error instanceof TransportError && error.authFailed)
       await markChannelError(deps, channel.connection.id, {
         code: type === 'instagram' ? 'META_AUTH_FAILED' : 'TWILIO_AUTH_FAILED',
@@ -246,12 +255,15 @@ export const channelSendJob = defineJob({
 
 /**
  * A person's answer from the inbox, for an SMS, WhatsApp or Instagram thread: refused before
- * anything is stored (WhatsApp or Instagram outside the 24-hour window, an opted-out contact);
- * otherwise the returned function queues it for the contact.
+ * anything is stored (too long for the channel, WhatsApp or Instagram outside the 24-hour window,
+ * an opted-out contact); otherwise the returned function queues it for the contact, split into
+ * the channel's message size as the agent's answers are.
  */
-export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone: string | null) => {
+export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone: string | null, content: string) => {
   const channel = await findChannel(deps.db, connectionId);
   if (!channel || !phone) return null;
+  const tooLong = replyTooLong(channel.connection.type, content);
+  if (tooLong) throw new AppError('VALIDATION_ERROR', tooLong, { field: 'content' });
   refuseSandboxOff(deps.env, channel.account.transport);
   if (await isConnectionPaused(deps, channel.connection.id))
     throw new AppError('CONNECTION_INACTIVE', PAUSED_CHANNEL_MESSAGE, { reason: 'connection_paused' });
@@ -263,10 +275,11 @@ export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone
   return (input: { threadId: string; content: string; mediaUrls?: string[]; key: string }) =>
     queueOutbound(deps, channel, {
       to: phone,
-      parts: [input.content],
+      parts: splitForChannel(channel.connection.type, input.content),
       mediaUrls: input.mediaUrls,
       key: input.key,
       threadId: input.threadId,
+      source: 'person',
       origin: 'live',
     });
 };
@@ -275,27 +288,55 @@ export const humanReplyDelivery = async (deps: Deps, connectionId: string, phone
 export const listMessages = async (
   deps: Deps,
   connectionId: string,
-  options: { phone?: string; since?: Date; limit: number },
+  options: { phone?: string; since?: Date; limit: number; before?: { id: string } },
+) => (await pageOfMessages(deps, connectionId, options)).messages;
+
+/**
+ * The latest `limit` messages of a connection, oldest first, or those before a message (paging back
+ * through older ones); `hasMore`: older messages remain.
+ */
+export const pageOfMessages = async (
+  deps: Deps,
+  connectionId: string,
+  options: { phone?: string; since?: Date; limit: number; before?: { id: string } },
 ) => {
   const conditions = [eq(channelMessages.connectionId, connectionId)];
   if (options.phone) conditions.push(eq(channelMessages.contactPhone, options.phone));
   if (options.since) conditions.push(gt(channelMessages.createdAt, options.since));
-  const rows = await deps.db
+  if (options.before)
+    conditions.push(
+      // Compared in the database: its timestamps are finer than a JavaScript date.
+      sql`(${channelMessages.createdAt}, ${channelMessages.id}) < (SELECT m.created_at, m.id FROM ${channelMessages} m WHERE m.id = ${options.before.id})`,
+    );
+  const found = await deps.db
     .select()
     .from(channelMessages)
     .where(and(...conditions))
-    .orderBy(desc(channelMessages.createdAt))
-    .limit(options.limit);
-  return rows.reverse().map((row) => ({
-    messageId: row.id,
-    direction: row.direction,
-    contactPhone: row.contactPhone,
-    body: row.body,
-    mediaUrls: row.mediaUrls,
-    status: row.status,
-    errorCode: row.errorCode,
-    campaignId: row.campaignId,
-    transport: row.transport,
-    createdAt: row.createdAt.toISOString(),
-  }));
+    .orderBy(desc(channelMessages.createdAt), desc(channelMessages.id))
+    .limit(options.limit + 1);
+  const rows = found.slice(0, options.limit);
+  return { messages: rows.reverse().map(messageView), hasMore: found.length > options.limit };
 };
+
+/** The message a page starts before, when it belongs to the connection. */
+export const messageCursor = async (deps: Deps, connectionId: string, messageId: string) => {
+  const [row] = await deps.db
+    .select({ id: channelMessages.id })
+    .from(channelMessages)
+    .where(and(eq(channelMessages.id, messageId), eq(channelMessages.connectionId, connectionId)))
+    .limit(1);
+  return row ?? null;
+};
+
+const messageView = (row: typeof channelMessages.$inferSelect) => ({
+  messageId: row.id,
+  direction: row.direction,
+  contactPhone: row.contactPhone,
+  body: row.body,
+  mediaUrls: row.mediaUrls,
+  status: row.status,
+  errorCode: row.errorCode,
+  campaignId: row.campaignId,
+  transport: row.transport,
+  createdAt: row.createdAt.toISOString(),
+});

@@ -13,7 +13,8 @@ const ALIVE_WITHIN = sql`interval '30 seconds'`;
 /** Sends in doubt reconciled per pass; a campaign has at most a few batches of them. */
 const PASS_LIMIT = 500;
 
-type Doubt = {
+/** A send in doubt, a campaign recipient's or a sequence step's (campaign-steps-reconcile.ts). */
+export type Doubt = {
   id: string;
   phone: string;
   send_key: string | null;
@@ -21,7 +22,7 @@ type Doubt = {
   message_id: string | null;
   provider_sid: string | null;
   body: string | null;
-  content_sid: string | null;
+  content_sid?: string | null;
 };
 
 /**
@@ -57,6 +58,35 @@ const knownSidsFor = async (deps: Deps, connectionId: string, doubts: Doubt[]) =
   return new Set(rows.map((row) => row.sid));
 };
 
+/**
+ * Asks the provider (Twilio's message list, the sandbox's own log, by the send key) about sends in
+ * doubt with no provider id stored: those it has are sent with its id, the others go back to the
+ * queue to be sent once. Throws when it cannot be asked (the caller decides what that means).
+ */
+export const askProvider = async (deps: Deps, run: DispatchRun, open: Doubt[]) => {
+  if (!run.transport.findSent) throw new Error('this provider cannot be asked');
+  const sends: SendInDoubt[] = open.map((doubt) => ({
+    id: doubt.id,
+    key: doubt.send_key,
+    channel: run.channel.connection.type,
+    to: doubt.phone,
+    body: doubt.body ?? '',
+    template: Boolean(doubt.content_sid),
+    since: new Date(doubt.since),
+  }));
+  const found = await run.transport.findSent(sends, await knownSidsFor(deps, run.channel.connection.id, open));
+  const outcomes = open.map((doubt) => {
+    const sent = found.get(doubt.id);
+    if (!sent) return outcomeOf(doubt.id, { status: 'queued', nextAttemptAt: new Date() });
+    return outcomeOf(doubt.id, {
+      status: sent.status === 'delivered' ? 'delivered' : 'sent',
+      messageId: doubt.message_id,
+      providerSid: sent.providerSid,
+    });
+  });
+  return { outcomes, found: found.size };
+};
+
 /** Sends in doubt the provider could not be asked about: they stay visible, for "Retry unsent". */
 const markUnconfirmed = async (deps: Deps, doubts: Doubt[], reason: string) => {
   const ids = sql.param(doubts.map((doubt) => doubt.id));
@@ -89,20 +119,15 @@ export const reconcileDoubts = async (deps: Deps, run: DispatchRun): Promise<Rec
   if (!doubts.length) return result;
   const recorded = doubts.filter((doubt) => doubt.provider_sid);
   const open = doubts.filter((doubt) => !doubt.provider_sid);
-  let found = new Map<string, { providerSid: string; status: 'queued' | 'sent' | 'delivered' }>();
+  const outcomes: Outcome[] = recorded.map((doubt) =>
+    outcomeOf(doubt.id, { status: 'sent', messageId: doubt.message_id }),
+  );
+  let found = 0;
   if (open.length) {
     try {
-      if (!run.transport.findSent) throw new Error('this provider cannot be asked');
-      const sends: SendInDoubt[] = open.map((doubt) => ({
-        id: doubt.id,
-        key: doubt.send_key,
-        channel: run.channel.connection.type,
-        to: doubt.phone,
-        body: doubt.body ?? '',
-        template: Boolean(doubt.content_sid),
-        since: new Date(doubt.since),
-      }));
-      found = await run.transport.findSent(sends, await knownSidsFor(deps, run.channel.connection.id, open));
+      const asked = await askProvider(deps, run, open);
+      outcomes.push(...asked.outcomes);
+      found = asked.found;
     } catch (error) {
       if (error instanceof TransportError && error.authFailed) return { ...result, authFailure: error };
       await markUnconfirmed(deps, open, (error as Error).message);
@@ -114,20 +139,8 @@ export const reconcileDoubts = async (deps: Deps, run: DispatchRun): Promise<Rec
       open.length = 0;
     }
   }
-  const outcomes: Outcome[] = [
-    ...recorded.map((doubt) => outcomeOf(doubt.id, { status: 'sent', messageId: doubt.message_id })),
-    ...open.map((doubt) => {
-      const sent = found.get(doubt.id);
-      if (!sent) return outcomeOf(doubt.id, { status: 'queued', nextAttemptAt: new Date() });
-      return outcomeOf(doubt.id, {
-        status: sent.status === 'delivered' ? 'delivered' : 'sent',
-        messageId: doubt.message_id,
-        providerSid: sent.providerSid,
-      });
-    }),
-  ];
-  result.found = recorded.length + found.size;
-  result.unsent = open.length - found.size;
+  result.found = recorded.length + found;
+  result.unsent = open.length - found;
   await applyOutcomes(deps, outcomes);
   if (outcomes.length)
     deps.log.warn({ campaignId: run.campaign.id, ...result }, 'sends in doubt were reconciled with the provider');

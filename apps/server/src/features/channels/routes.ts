@@ -40,7 +40,7 @@ import * as contactService from './contacts';
 import { importContacts, previewImport } from './contacts-import';
 import { receiveInbound } from './inbound';
 import { readMedia, storeMedia } from './media';
-import { channelEvents, listMessages } from './outbound';
+import { channelEvents, messageCursor, pageOfMessages } from './outbound';
 import { requireE164 } from './phone';
 import { refuseSandboxOff } from './sandbox-mode';
 
@@ -103,7 +103,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/subaccounts/:subaccountId/channels',
     {
-      config: subaccountAccess('viewer', fromParam('subaccountId')),
+      config: subaccountAccess('viewer', fromParam('subaccountId'), { client: 'read' }),
       schema: {
         tags,
         params: z.object({ subaccountId: z.string().max(64) }),
@@ -173,7 +173,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/channels/:connectionId',
     {
-      config: subaccountAccess('viewer', fromConnection),
+      config: subaccountAccess('viewer', fromConnection, { client: 'read' }),
       schema: { tags, params: ZConnectionParams, response: { 200: ZChannelConnection } },
     },
     async (request) => channels.getChannel(deps, tenantOf(request).subaccountId, request.params.connectionId),
@@ -197,13 +197,15 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/channels/:connectionId/messages',
     {
-      config: subaccountAccess('viewer', fromConnection),
+      config: subaccountAccess('viewer', fromConnection, { client: 'read' }),
       schema: {
         tags,
         params: ZConnectionParams,
         querystring: z.object({
           phone: z.string().max(40).optional(),
           limit: z.coerce.number().int().min(1).max(500).default(200),
+          /** A message id: the page of messages just before it (paging back through older ones). */
+          before: z.string().max(64).optional(),
         }),
         response: { 200: ZChannelMessageList },
       },
@@ -211,7 +213,12 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const channel = await channels.ownedChannel(deps.db, tenantOf(request).subaccountId, request.params.connectionId);
       const phone = request.query.phone ? requireE164(request.query.phone, 'phone') : undefined;
-      return { messages: await listMessages(deps, channel.connection.id, { phone, limit: request.query.limit }) };
+      const before = request.query.before
+        ? await messageCursor(deps, channel.connection.id, request.query.before)
+        : undefined;
+      if (before === null)
+        throw new AppError('VALIDATION_ERROR', 'This message is not one of the connection’s.', { field: 'before' });
+      return pageOfMessages(deps, channel.connection.id, { phone, limit: request.query.limit, before });
     },
   );
 
@@ -219,7 +226,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/channels/:connectionId/events',
     {
-      config: { ...subaccountAccess('viewer', fromConnection), ...streamSlot() },
+      config: { ...subaccountAccess('viewer', fromConnection, { client: 'read' }), ...streamSlot() },
       schema: { tags, params: ZConnectionParams },
     },
     async (request, reply) => {
@@ -271,7 +278,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/channels/:connectId/messaging-settings',
     {
-      config: subaccountAccess('viewer', fromConnectId()),
+      config: subaccountAccess('viewer', fromConnectId(), { client: 'campaigns' }),
       schema: { tags, params: ZConnectParams, response: { 200: ZMessagingSettings } },
     },
     async (request) => contactService.messagingSettings(deps.db, tenantOf(request).subaccountId),
@@ -294,7 +301,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/channels/:connectId/contacts',
     {
-      config: subaccountAccess('viewer', fromConnectId()),
+      config: subaccountAccess('viewer', fromConnectId(), { client: 'campaigns' }),
       schema: { tags, params: ZConnectParams, querystring: ZContactListQuery, response: { 200: ZContactList } },
     },
     async (request) => {
@@ -307,7 +314,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/channels/:connectId/contacts',
     {
-      config: subaccountAccess('member', fromConnectId()),
+      config: subaccountAccess('member', fromConnectId(), { client: 'campaigns' }),
       schema: { tags, params: ZConnectParams, body: ZCreateContactRequest, response: { 201: ZContact } },
     },
     async (request, reply) => {
@@ -320,7 +327,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/channels/:connectId/contacts/:contactId',
     {
-      config: subaccountAccess('member', fromConnectId()),
+      config: subaccountAccess('member', fromConnectId(), { client: 'campaigns' }),
       schema: {
         tags,
         params: ZConnectParams.extend({ contactId: z.string().max(64) }),
@@ -338,7 +345,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/channels/:connectId/contacts/:contactId',
     {
-      config: subaccountAccess('member', fromConnectId()),
+      config: subaccountAccess('member', fromConnectId(), { client: 'campaigns' }),
       schema: { tags, params: ZConnectParams.extend({ contactId: z.string().max(64) }) },
     },
     async (request, reply) => {
@@ -351,7 +358,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/channels/:connectId/contacts/import/preview',
     {
-      config: subaccountAccess('member', fromConnectId()),
+      config: subaccountAccess('member', fromConnectId(), { client: 'campaigns' }),
       schema: {
         tags,
         params: ZConnectParams,
@@ -366,7 +373,7 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/channels/:connectId/contacts/import',
     {
-      config: subaccountAccess('member', fromConnectId()),
+      config: subaccountAccess('member', fromConnectId(), { client: 'campaigns' }),
       schema: {
         tags,
         params: ZConnectParams,

@@ -153,7 +153,7 @@ describe('production without MESSAGING_SANDBOX', () => {
       (await app.api('GET', `/api/channels/${legacyId}/campaigns/${draft.json().campaignId}`)).json(),
     ).toMatchObject({ status: 'draft', figures: { total: 0 } });
 
-    await expect(humanReplyDelivery(app.t.deps, legacyId, '+15551230002')).rejects.toMatchObject({
+    await expect(humanReplyDelivery(app.t.deps, legacyId, '+15551230002', 'Hello')).rejects.toMatchObject({
       code: 'CONFLICT',
       reason: 'messaging_sandbox_off',
     });

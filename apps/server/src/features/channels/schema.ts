@@ -1,6 +1,9 @@
+import type { TWhatsappVariableMappings } from '@switchboard/core';
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -56,9 +59,17 @@ export const channelAccounts = pgTable(
     /** Meta OAuth in progress: sha256 of the state's secret half, bound to the browser by a cookie; and its expiry. */
     oauthStateHash: text('oauth_state_hash'),
     oauthStateExpiresAt: timestamp('oauth_state_expires_at', { withTimezone: true }),
+    /**
+     * Meta OAuth granted several pages with an Instagram account: the pages to choose from, with their
+     * tokens (encrypted JSON), until the agency picks one or the choice expires (`oauthStateExpiresAt`).
+     */
+    oauthPagesEncrypted: text('oauth_pages_encrypted'),
     senderPhone: text('sender_phone'),
     messagingServiceSid: text('messaging_service_sid'),
     sendRatePerSecond: integer('send_rate_per_second').notNull().default(0),
+    /** What the provider charges the agency per SMS segment (or WhatsApp message), in millionths of the currency; for campaign estimates. */
+    segmentPriceMicros: integer('segment_price_micros'),
+    segmentPriceCurrency: text('segment_price_currency').notNull().default('USD'),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -114,8 +125,14 @@ export const channelSuppressions = pgTable(
     phone: text('phone').notNull(),
     /** The connection the opt-out came through; kept when that connection is deleted. */
     connectionId: text('connection_id'),
-    /** keyword (the person's STOP), manual (marked from the contacts list) or migrated (the old contact flag). */
-    source: text('source', { enum: ['keyword', 'manual', 'migrated'] }).notNull(),
+    /**
+     * keyword (the person's STOP), manual (marked from the contacts list), migrated (the old contact
+     * flag) or failed (a send failed with a permanent error for the number: `errorCode`).
+     */
+    source: text('source', { enum: ['keyword', 'manual', 'migrated', 'failed'] }).notNull(),
+    /** failed: the provider's error code (21211, 21614, 21610, 63016 …) and its message. */
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
     /** The word the person sent (STOP, UNSUBSCRIBE …) or Twilio's OptOutType. */
     keyword: text('keyword'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -152,6 +169,8 @@ export const channelMessages = pgTable(
     errorMessage: text('error_message'),
     campaignId: text('campaign_id'),
     threadId: text('thread_id'),
+    /** Outbound: who sent it (the agent, a person from the inbox, a campaign, a keyword confirmation). */
+    source: text('source', { enum: ['agent', 'person', 'campaign', 'keyword'] }),
     /** Outbound: one message per key (campaign + contact, reply + part), kept through retries. */
     idempotencyKey: text('idempotency_key'),
     transport: text('transport', { enum: ['sandbox', 'twilio', 'meta'] }).notNull(),
@@ -186,7 +205,12 @@ export const campaigns = pgTable(
       .default('draft'),
     audience: jsonb('audience').notNull(),
     message: text('message').notNull().default(''),
-    whatsappTemplate: jsonb('whatsapp_template').$type<{ contentSid: string; body: string } | null>(),
+    whatsappTemplate: jsonb('whatsapp_template').$type<{
+      contentSid: string;
+      name?: string;
+      body: string;
+      variables?: TWhatsappVariableMappings;
+    } | null>(),
     mediaUrl: text('media_url'),
     sendAt: text('send_at'),
     scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
@@ -302,4 +326,55 @@ export const channelMedia = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('channel_media_connection_idx').on(table.connectionId)],
+);
+
+/**
+ * A link of a sent campaign message, one per recipient and original URL: the message carries
+ * `{PUBLIC_URL}/l/{code}` instead, and a visit counts here before it is sent on to `url`.
+ */
+export const campaignLinks = pgTable(
+  'campaign_links',
+  {
+    code: text('code').primaryKey(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    recipientId: text('recipient_id')
+      .notNull()
+      .references(() => campaignRecipients.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    /** Sent through the sandbox: its clicks are shown as such. */
+    sandbox: boolean('sandbox').notNull().default(false),
+    clicks: integer('clicks').notNull().default(0),
+    /** HEAD requests (link previews, prefetchers): counted apart, never as clicks. */
+    previews: integer('previews').notNull().default(0),
+    firstClickedAt: timestamp('first_clicked_at', { withTimezone: true }),
+    lastClickedAt: timestamp('last_clicked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('campaign_links_recipient_url_idx').on(table.recipientId, table.url),
+    index('campaign_links_campaign_idx').on(table.campaignId, table.firstClickedAt),
+  ],
+);
+
+/** A conversion the agency's own system reported for a recipient of a campaign. */
+export const campaignConversions = pgTable(
+  'campaign_conversions',
+  {
+    id: text('id').primaryKey(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    recipientId: text('recipient_id')
+      .notNull()
+      .references(() => campaignRecipients.id, { onDelete: 'cascade' }),
+    value: doublePrecision('value'),
+    externalId: text('external_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('campaign_conversions_external_idx').on(table.campaignId, table.externalId),
+    index('campaign_conversions_campaign_idx').on(table.campaignId, table.createdAt),
+  ],
 );

@@ -5,7 +5,13 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
-import { startTwilioStub, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type TwilioStub } from '../../testing/twilio-stub';
+import {
+  startTwilioStub,
+  stubContent,
+  TEST_ACCOUNT_SID,
+  TEST_AUTH_TOKEN,
+  type TwilioStub,
+} from '../../testing/twilio-stub';
 import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
 import { threads } from '../conversations/schema';
@@ -47,6 +53,9 @@ const inbound = (from: string, body: string, sid: string) => {
 
 beforeAll(async () => {
   stub = await startTwilioStub();
+  stub.contents.push(
+    stubContent({ sid: CONTENT_SID, name: 'appointment_tomorrow', body: 'Hi {{1}}, your appointment is tomorrow.' }),
+  );
   // Files a campaign may attach: a small image, a big one, and a zip.
   files = createServer((request, response) => {
     const kinds: Record<string, [string, number]> = {
@@ -62,6 +71,7 @@ beforeAll(async () => {
   filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
   t = await startTestApp({
     TWILIO_API_URL: stub.url,
+    TWILIO_CONTENT_API_URL: stub.url,
     PUBLIC_URL,
     JOB_POLL_MS: '20',
     PRIVATE_URL_ALLOWLIST: '127.0.0.1',
@@ -153,7 +163,7 @@ describe('a WhatsApp agent on Twilio', () => {
     const template = await api('POST', `/api/channels/${connectionId}/campaigns`, {
       name: 'Reminder',
       audience: { type: 'tags', tags: ['wa'] },
-      whatsappTemplate: { contentSid: CONTENT_SID, body: 'Hi {{first_name}}, your appointment is tomorrow.' },
+      whatsappTemplate: { contentSid: CONTENT_SID, variables: { '1': { source: 'first_name' } } },
     });
     expect(template.statusCode, template.body).toBe(201);
     await api('POST', `/api/channels/${connectionId}/campaigns/${template.json().campaignId}/start`);

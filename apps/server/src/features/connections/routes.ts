@@ -34,7 +34,7 @@ export const connectionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/subaccounts/:subaccountId/connections',
     {
-      config: subaccountAccess('viewer', fromParam('subaccountId')),
+      config: subaccountAccess('viewer', fromParam('subaccountId'), { client: 'read' }),
       schema: {
         tags,
         params: z.object({ subaccountId: z.string().max(64) }),
@@ -60,7 +60,7 @@ export const connectionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/connections/:connectionId',
     {
-      config: subaccountAccess('viewer', fromConnection),
+      config: subaccountAccess('viewer', fromConnection, { client: 'read' }),
       schema: { tags, params: ZConnectionParams, response: { 200: ZConnection } },
     },
     async (request) => service.getConnection(deps.db, tenantOf(request).subaccountId, request.params.connectionId),

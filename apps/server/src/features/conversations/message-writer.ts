@@ -10,7 +10,10 @@ import {
   valuesRows,
 } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
+import type { OutboxRow } from '../../platform/domain-events';
 import { GroupCommit } from '../../platform/group-commit';
+import { wakeWorkersFor } from '../../platform/jobs';
+import { jobs } from '../../platform/jobs.schema';
 import { rememberWritten } from './history';
 import { messages, threads } from './schema';
 
@@ -22,7 +25,9 @@ import { messages, threads } from './schema';
  * block (one round trip instead of five). Each part passes one array per column (unnest), so the
  * statement's text and cost of preparing stay the same for any number of rows; a batch of one turn
  * (one thread, one or two messages), the most common at a chat's pace, passes one parameter per
- * value instead. Every caller still waits until its own row is committed.
+ * value instead. Every caller still waits until its own row is committed. A message whose
+ * `message.stored` event has reactions after its commit (webhook events) carries their outbox rows,
+ * written by the same statement, so the message and what follows it commit together.
  */
 
 type NewThread = Pick<
@@ -32,6 +37,8 @@ type NewThread = Pick<
 type NewMessage = typeof messages.$inferSelect & {
   /** The thread to create first, for the first message of a new conversation. */
   newThread?: NewThread;
+  /** The outbox rows of its `message.stored` event (platform/domain-events.ts). */
+  outbox?: OutboxRow[];
 };
 type Summary = { last: NewMessage; count: number };
 
@@ -59,6 +66,19 @@ const messageColumns: Record<string, BulkColumn<NewMessage>> = {
   offline: ['boolean', (m) => m.offline],
   user_id: ['text', (m) => m.userId],
   created_at: ['timestamptz', (m) => m.createdAt.toISOString()],
+};
+
+const outboxColumns: Record<string, BulkColumn<OutboxRow>> = {
+  id: ['text', (job) => job.id],
+  type: ['text', (job) => job.type],
+  queue: ['text', (job) => job.queue],
+  priority: ['int', (job) => job.priority ?? 0],
+  payload: ['jsonb', (job) => JSON.stringify(job.payload)],
+  account_id: ['text', (job) => job.accountId ?? null],
+  subaccount_id: ['text', (job) => job.subaccountId ?? null],
+  run_at: ['timestamptz', (job) => job.runAt.toISOString()],
+  max_attempts: ['int', (job) => job.maxAttempts ?? 1],
+  idempotency_key: ['text', (job) => job.idempotencyKey ?? null],
 };
 
 /** A thread's list preview: the start of its last message. */
@@ -96,10 +116,30 @@ const batchStatement = new FixedStatement(
   ],
 );
 
+/** A batch with outbox rows: the array form with the jobs as one more part. */
+const outboxBatchStatement = new FixedStatement(
+  () => sql`
+    WITH new_threads AS (${insertRows(threads, threadColumns, [])}),
+      new_messages AS (${insertRows(messages, messageColumns, [])}),
+      new_jobs AS (${insertRows(jobs, outboxColumns, [])})
+    ${updateSummaries(unnestRows(summaryColumns, []))}`,
+  (
+    newThreads: { thread: NewThread; summary: Summary }[],
+    rows: NewMessage[],
+    outbox: OutboxRow[],
+    known: KnownThread[],
+  ) => [
+    ...insertParams(threadColumns, newThreads),
+    ...insertParams(messageColumns, rows),
+    ...insertParams(outboxColumns, outbox),
+    ...insertParams(summaryColumns, known),
+  ],
+);
+
 /**
  * The batch a chat's pace writes most: one turn of one conversation, its one or two messages with
  * the summary of their thread, or with the thread itself on the conversation's first turn. One
- * parameter per value: PostgreSQL runs it in about half the time of the array form.
+ * parameter per value, which PostgreSQL binds faster than it parses and unnests arrays.
  */
 const TURN_ROWS = 2;
 const turnStatements = new Map<string, FixedStatement<[NewMessage[], KnownThread, NewThread | null]>>();
@@ -137,8 +177,9 @@ const writeBatch = async (db: Db, rows: NewMessage[]) => {
   for (const row of rows) {
     summaries.set(row.threadId, { last: row, count: (summaries.get(row.threadId)?.count ?? 0) + 1 });
   }
+  const outbox = rows.flatMap((row) => row.outbox ?? []);
   const [only] = summaries;
-  if (summaries.size === 1 && only && rows.length <= TURN_ROWS) {
+  if (summaries.size === 1 && only && rows.length <= TURN_ROWS && !outbox.length) {
     const thread = rows.find((row) => row.newThread)?.newThread ?? null;
     await turnStatement(rows.length, thread !== null).run(db, rows, only, thread);
     return;
@@ -151,7 +192,12 @@ const writeBatch = async (db: Db, rows: NewMessage[]) => {
   });
   // A thread created by this statement is not visible to its UPDATE part: its summary is inserted.
   const known = [...summaries.entries()].filter(([id]) => !created.has(id));
-  await batchStatement.run(db, newThreads, rows, known);
+  if (!outbox.length) {
+    await batchStatement.run(db, newThreads, rows, known);
+    return;
+  }
+  await outboxBatchStatement.run(db, newThreads, rows, outbox, known);
+  wakeWorkersFor(outbox, false);
 };
 
 const writers = new WeakMap<Db, GroupCommit<NewMessage>>();

@@ -41,6 +41,11 @@ export interface ReplyInput {
    * run). The turn's origin is the stricter of this and its channel's: never live for a test.
    */
   origin?: TOrigin;
+  /**
+   * Excerpts merged into this turn's retrieval only (an evaluation run's planted document); never
+   * stored in the agent's knowledge. Real chats never pass it.
+   */
+  plantedKnowledge?: { documentId: string; name: string; excerpt: string }[];
 }
 
 export interface CallerOptions {
@@ -95,7 +100,7 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
 
   // A known thread is looked up (its handler is cached: 2 s on PostgreSQL, for the conversation on
   // PGlite, repo.ts); a new one is created with its first message.
-  const [existing, retrieved] = await Promise.all([
+  const [existing, found] = await Promise.all([
     input.threadId
       ? findThreadForReply(deps.db, input.subaccountId, input.threadId, { embedded: embeddedDatabase(deps) })
       : null,
@@ -168,6 +173,9 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
     history.push({ role: 'user', content: message });
   }
 
+  const retrieved = input.plantedKnowledge?.length
+    ? [...input.plantedKnowledge.map((item) => ({ ...item, score: Number.POSITIVE_INFINITY })), ...found]
+    : found;
   const sources = retrieved.map((item) => ({
     documentId: item.documentId,
     name: item.name,
@@ -199,8 +207,8 @@ export async function replyAsAgent(deps: Deps, input: ReplyInput): Promise<Reply
       },
       tools: withCallerTools(
         mergeToolSets(
-          buildAgentTools(deps, agent.tools, origin),
-          buildAppTools(deps, agent.subaccountId, agent.enabledTools, { origin }),
+          await buildAgentTools(deps, agent.tools, origin),
+          await buildAppTools(deps, agent.subaccountId, agent.enabledTools, { origin }),
         ),
         caller?.tools,
       ),

@@ -2,22 +2,26 @@ import { originOfChannel, type TChannel, type TMessageView, type TOrigin, type T
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type Deps, embeddedDatabase } from '../../platform/deps';
-import { publish } from '../../platform/domain-events';
+import { outboxRowsOf } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { TtlCache } from '../../platform/ttl-cache';
 import { writeMessage } from './message-writer';
-import { type MessageSource, type MessageToolCall, messages, threads } from './schema';
+import { type MessageSource, type MessageToolCall, messages, senderProfiles, threads } from './schema';
 
 export type ThreadRow = typeof threads.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 
-export const threadView = (row: ThreadRow): TThreadView => ({
+type ProfileRow = { username: string | null; name: string | null } | null;
+
+export const threadView = (row: ThreadRow, profile: ProfileRow = null): TThreadView => ({
   id: row.id,
   agentId: row.agentId,
   channel: row.channel,
   channelRef: row.channelRef,
   contactIdentifier: row.contactIdentifier,
+  contactUsername: profile?.username ?? null,
+  contactName: profile?.name ?? null,
   handledByUserId: row.handledByUserId,
   lastMessage: row.lastMessage,
   messageCount: row.messageCount,
@@ -33,8 +37,15 @@ export const messageView = (row: MessageRow): TMessageView => ({
   toolCalls: row.toolCalls,
   model: row.model,
   offline: row.offline,
+  ...(row.source ? { source: row.source } : {}),
   createdAt: row.createdAt.toISOString(),
 });
+
+/** The cached profile of a thread's contact on its connection (Instagram), if any. */
+export const profileOfThread = and(
+  eq(senderProfiles.channelRef, threads.channelRef),
+  eq(senderProfiles.contactIdentifier, threads.contactIdentifier),
+) as SQL;
 
 /** Channels every stored message is published on. */
 export const threadChannel = (threadId: string) => `thread:${threadId}`;
@@ -60,15 +71,21 @@ export const listThreads = async (
   const where = and(...filters);
   const [rows, totals] = await Promise.all([
     db
-      .select()
+      .select({ thread: threads, profile: { username: senderProfiles.username, name: senderProfiles.name } })
       .from(threads)
+      .leftJoin(senderProfiles, profileOfThread)
       .where(where)
       .orderBy(desc(threads.lastMessageAt), desc(threads.id))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     db.select({ total: count() }).from(threads).where(where),
   ]);
-  return { items: rows.map(threadView), total: Number(totals[0]?.total ?? 0), page: query.page, limit: query.limit };
+  return {
+    items: rows.map((row) => threadView(row.thread, row.profile)),
+    total: Number(totals[0]?.total ?? 0),
+    page: query.page,
+    limit: query.limit,
+  };
 };
 
 export const findThread = async (db: Db, subaccountId: string, threadId: string): Promise<ThreadRow | null> => {
@@ -108,7 +125,10 @@ export const nextMessageTime = () => {
   return new Date(lastTime);
 };
 
-/** Stores a message, updates the thread summary, publishes it on the event bus and as `message.stored`. */
+/**
+ * Stores a message, updates the thread summary and publishes it on the event bus; its
+ * `message.stored` event's outbox rows are written with it.
+ */
 export const storeMessage = async (
   deps: Deps,
   input: {
@@ -142,12 +162,25 @@ export const storeMessage = async (
     model: input.model ?? null,
     offline: input.offline ?? false,
     userId: input.userId ?? null,
+    source: null,
     createdAt: input.createdAt ?? nextMessageTime(),
   };
+  const outbox = await outboxRowsOf(deps, 'message.stored', {
+    subaccountId: input.subaccountId,
+    threadId: input.threadId,
+    origin: input.origin,
+    message: { id: row.id, role: row.role, content: row.content, model: row.model },
+    newThread: input.newThread,
+  }).catch((error: unknown) => {
+    // The message is what the visitor waits for: without its webhook events it is still stored.
+    deps.log.error({ err: error, threadId: input.threadId }, 'Webhook events not queued');
+    return [];
+  });
   await writeMessage(
     deps.db,
     {
       ...row,
+      outbox,
       ...(input.newThread
         ? {
             newThread: {
@@ -184,14 +217,6 @@ export const storeMessage = async (
   await Promise.all([
     deps.bus.publish(threadChannel(input.threadId), payload),
     deps.bus.publish(conversationsChannel(input.subaccountId), payload),
-    // Its reactions (the webhooks' events) are not the message: a failure is logged, not thrown.
-    publish(deps, 'message.stored', {
-      subaccountId: input.subaccountId,
-      threadId: input.threadId,
-      origin: input.origin,
-      message: { id: row.id, role: row.role, content: row.content, model: row.model },
-      newThread: input.newThread,
-    }).catch((error: unknown) => deps.log.error({ err: error, threadId: input.threadId }, 'Webhook events not queued')),
   ]);
   return row;
 };

@@ -48,7 +48,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/agents/:agentId/chat',
     {
-      config: { ...subaccountAccess('member', fromAgentParam()), ...streamSlot() },
+      config: { ...subaccountAccess('member', fromAgentParam(), { client: 'editAgents' }), ...streamSlot() },
       schema: { tags, params: z.object({ agentId: z.string().max(64) }), body: ZAgentChatRequest },
     },
     async (request, reply) => {
@@ -77,7 +77,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/agents/:agentId/threads',
     {
-      config: subaccountAccess('viewer', fromAgentParam()),
+      config: subaccountAccess('viewer', fromAgentParam(), { client: 'read' }),
       schema: {
         tags,
         params: z.object({ agentId: z.string().max(64) }),
@@ -99,7 +99,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/threads/:threadId',
     {
-      config: subaccountAccess('viewer', fromThreadParam()),
+      config: subaccountAccess('viewer', fromThreadParam(), { client: 'read' }),
       schema: {
         tags,
         params: z.object({ threadId: z.string().max(64) }),

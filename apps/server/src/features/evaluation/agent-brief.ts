@@ -1,6 +1,7 @@
+import { modelToolName } from '@switchboard/core';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
-import { findAgent } from '../agents/repo';
+import { type AgentRow, findAgent } from '../agents/repo';
 import { knowledgeChunks, knowledgeDocuments } from '../knowledge/schema';
 
 /**
@@ -12,6 +13,8 @@ import { knowledgeChunks, knowledgeDocuments } from '../knowledge/schema';
 const INSTRUCTIONS_CHARS = 4000;
 const DOCUMENTS = 10;
 const EXCERPT_CHARS = 200;
+const TOOLS = 40;
+const SOURCE_LABELS = { composio: 'app', mcp: 'MCP server' } as const;
 
 const clip = (text: string, max: number) => {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -22,7 +25,8 @@ export interface AgentBriefInput {
   instructions: string;
   firstMessage?: string;
   knowledge?: { name: string; excerpt: string }[];
-  tools?: { name: string; description: string }[];
+  /** Every tool the model can call, by the name it calls it (HTTP tools, app tools, MCP tools). */
+  tools?: { name: string; description: string; source?: string }[];
 }
 
 export const formatAgentBrief = (input: AgentBriefInput): string =>
@@ -35,11 +39,32 @@ export const formatAgentBrief = (input: AgentBriefInput): string =>
           .join('\n')}`
       : '',
     input.tools?.length
-      ? `Tools it can call:\n${input.tools.map((tool) => `- ${tool.name}: ${clip(tool.description, 200)}`).join('\n')}`
+      ? `Tools it can call:\n${input.tools
+          .slice(0, TOOLS)
+          .map(
+            (tool) =>
+              `- ${tool.name}${tool.source ? ` (${tool.source})` : ''}${tool.description ? `: ${clip(tool.description, 200)}` : ''}`,
+          )
+          .join('\n')}${input.tools.length > TOOLS ? `\n- and ${input.tools.length - TOOLS} more` : ''}`
       : '',
   ]
     .filter(Boolean)
     .join('\n');
+
+/**
+ * The tools the agent's model is offered, as it is offered them (conversations/reply.ts): its HTTP
+ * tools and its enabled app tools (Composio actions, MCP server tools) under their model names;
+ * an app tool of the same name replaces the HTTP tool, as in the reply.
+ */
+export const agentToolList = (agent: Pick<AgentRow, 'tools' | 'enabledTools'>): AgentBriefInput['tools'] => {
+  const byName = new Map<string, { name: string; description: string; source?: string }>();
+  for (const tool of agent.tools) byName.set(tool.name, { name: tool.name, description: tool.description });
+  for (const appTool of agent.enabledTools) {
+    const name = modelToolName(appTool.slug);
+    byName.set(name, { name, description: appTool.description, source: SOURCE_LABELS[appTool.source] });
+  }
+  return [...byName.values()];
+};
 
 /** The brief of one of the sub-account's agents ('' when it is not found there). */
 export const agentBrief = async (deps: Deps, subaccountId: string, agentId: string): Promise<string> => {
@@ -59,6 +84,6 @@ export const agentBrief = async (deps: Deps, subaccountId: string, agentId: stri
     instructions: agent.systemPrompt,
     firstMessage: agent.firstMessage,
     knowledge: documents.map((item) => ({ name: item.name, excerpt: item.excerpt ?? '' })),
-    tools: agent.tools.map((tool) => ({ name: tool.name, description: tool.description })),
+    tools: agentToolList(agent),
   });
 };

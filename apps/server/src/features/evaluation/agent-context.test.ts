@@ -144,6 +144,48 @@ describe('question generation', () => {
     }
   });
 
+  it('names every tool the agent can call in the brief, app and MCP tools too', async () => {
+    const appTool = (source: 'composio' | 'mcp', slug: string, description: string) => ({
+      source,
+      ownerId: 'owner_1',
+      slug,
+      description,
+      inputSchema: { type: 'object' as const, properties: {}, required: [] },
+      version: null,
+      fixedValues: {},
+    });
+    const toolAgent = await insertAgent(t.deps.db, {
+      id: newId('agent'),
+      accountId: agency.accountId,
+      subaccountId: agency.subaccountIds[0] as string,
+      name: 'Calendar helper',
+      provider: 'compatible',
+      model: 'stub-model',
+      systemPrompt: 'You book appointments.',
+      enabledTools: [
+        appTool('composio', 'GOOGLECALENDAR_CREATE_EVENT', 'Creates a calendar event'),
+        appTool('composio', 'GOOGLECALENDAR_FIND_FREE_SLOTS', 'Finds free slots'),
+        appTool('composio', 'GMAIL_SEND_EMAIL', 'Sends an email'),
+        appTool('composio', 'HUBSPOT_CREATE_CONTACT', 'Creates a CRM contact'),
+        appTool('mcp', 'lookup_order', 'Looks up an order'),
+      ],
+    });
+    const before = stub.requests.length;
+    const started = await generate({ testing_model: 'compatible:stub-model', assistant_id: toolAgent.id });
+    const id = (started.json() as { data: { generatequestionsId: string } }).data.generatequestionsId;
+    expect((await generated(id)).status).toBe('complete');
+    const system = stub.requests.slice(before)[0]?.system ?? '';
+    expect(system).toContain('Tools it can call:');
+    for (const line of [
+      '- GOOGLECALENDAR_CREATE_EVENT (app): Creates a calendar event',
+      '- GOOGLECALENDAR_FIND_FREE_SLOTS (app): Finds free slots',
+      '- GMAIL_SEND_EMAIL (app): Sends an email',
+      '- HUBSPOT_CREATE_CONTACT (app): Creates a CRM contact',
+      '- lookup_order (MCP server): Looks up an order',
+    ])
+      expect(system).toContain(line);
+  });
+
   it('uses the chat-completion prompt when no agent is given', async () => {
     const before = stub.requests.length;
     const started = await generate({
@@ -344,6 +386,40 @@ describe('a real conversation as a test case', () => {
     const rows = await t.deps.db.select().from(evaluationConversations).where(eq(evaluationConversations.runId, runId));
     expect(rows[0]?.transcript.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(rows[0]?.checks).toEqual([expect.objectContaining({ type: 'similarity', passed: true })]);
+  });
+
+  it('adds each later conversation to the existing "Real conversations" template, even two at once', async () => {
+    const subaccountId = agency.subaccountIds[0] as string;
+    const conversation = async (message: string) =>
+      (
+        await replyAsAgent(t.deps, {
+          agentId,
+          accountId: agency.accountId,
+          subaccountId,
+          message,
+          channel: 'widget',
+          channelRef: 'wgt_test',
+        })
+      ).threadId;
+    const threads = [
+      await conversation('Do you install batteries?'),
+      await conversation('Can I get a quote?'),
+      await conversation('Do you work weekends?'),
+    ];
+    const add = (threadId: string) =>
+      t.app.inject({ method: 'POST', url: '/api/evaluation/test-cases', headers, payload: { threadId } });
+    const first = (await add(threads[0] as string)).json() as { templateId: string; added: boolean };
+    const both = await Promise.all([add(threads[1] as string), add(threads[2] as string)]);
+    const ids = both.map((response) => (response.json() as { templateId: string }).templateId);
+    expect(ids).toEqual([first.templateId, first.templateId]);
+    const templates = (await t.app.inject({ url: '/api/templates', headers })).json() as {
+      templates: { _id: string; templateName: string; templateData: { customQuestions: { text: string }[] } }[];
+    };
+    const real = templates.templates.filter((item) => item.templateName === 'Real conversations');
+    expect(real).toHaveLength(1);
+    expect(real[0]?.templateData.customQuestions.map((question) => question.text)).toEqual(
+      expect.arrayContaining(['Do you install batteries?', 'Can I get a quote?', 'Do you work weekends?']),
+    );
   });
 
   it('finds no conversation of another sub-account and refuses one with nothing answered', async () => {

@@ -42,6 +42,20 @@ describe('question checks', () => {
     expect(result.detail).toBeTruthy();
   });
 
+  it('matches tool_called and tool_not_called on the name people know, whatever its case', () => {
+    const calls = input({
+      toolCalls: [
+        { name: 'GOOGLECALENDAR_CREATE_EVENT', input: {} },
+        { name: 'GET_WEATHER', input: {} },
+      ],
+    });
+    expect(runCheck(check({ type: 'tool_called', tool: 'googlecalendar_create_event' }), calls).passed).toBe(true);
+    expect(runCheck(check({ type: 'tool_called', tool: 'get_weather' }), calls).passed).toBe(true);
+    expect(runCheck(check({ type: 'tool_called', tool: 'googlecalendar-create-event' }), calls).passed).toBe(true);
+    expect(runCheck(check({ type: 'tool_not_called', tool: 'get_weather' }), calls).passed).toBe(false);
+    expect(runCheck(check({ type: 'tool_called', tool: 'get_weather_now' }), calls).passed).toBe(false);
+  });
+
   it('recognises a refusal', () => {
     expect(runCheck({ type: 'refusal' }, input({ answer: "I'm sorry, but I can't share that." })).passed).toBe(true);
     expect(runCheck({ type: 'refusal' }, input({ answer: 'I cannot help with that request.' })).passed).toBe(true);

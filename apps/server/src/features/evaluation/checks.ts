@@ -1,5 +1,5 @@
 import {
-  describeCheck,
+  describeWeightedCheck,
   REGEX_PATTERN_MAX,
   type TCheckResult,
   type TQuestion,
@@ -8,6 +8,16 @@ import {
 } from '@switchboard/core';
 import safeRegex from 'safe-regex2';
 import { AppError } from '../../platform/errors';
+import {
+  type ClaimGrader,
+  LEXICAL_LABEL,
+  lexicalGrades,
+  type RetrievedSource,
+  retrievalRecall,
+  type TClaimGrades,
+} from './grounding';
+import { compileCheckSchema, schemaProblem } from './json-schema-check';
+import { type CheckEmbedder, semanticSimilarity } from './semantic-check';
 
 /**
  * The checks of a question beside the judge: deterministic, cheap, each with its own result.
@@ -27,7 +37,50 @@ export interface CheckInput {
   credits: number;
   /** Tools the agent called from the question on. */
   toolCalls: { name: string; input: unknown }[];
+  /** The question the answer answers (grounding checks). */
+  question?: string;
+  /** The knowledge excerpts the agent retrieved for the answer. */
+  sources?: RetrievedSource[];
 }
+
+/** The lexical fallback's label when the judge model answered nothing readable. */
+export const JUDGE_UNREADABLE_LABEL = "lexical check: the judge model's claim grades could not be read";
+
+/** A grounding check's result from claim grades (judge or lexical). */
+const groundedResult = (
+  check: TQuestionCheck & { type: 'faithfulness' | 'answers_from_knowledge' },
+  grades: TClaimGrades,
+  sourceCount: number,
+  method: 'judge' | 'lexical',
+): TCheckResult => {
+  const unsupported = grades.claims.filter((claim) => !claim.supported).map((claim) => claim.claim);
+  const how = method === 'judge' ? 'judge model' : LEXICAL_LABEL;
+  const base = { method, unsupported };
+  if (check.type === 'answers_from_knowledge' && (!sourceCount || !grades.relevant)) {
+    const passed = grades.declined && unsupported.length === 0;
+    return {
+      ...result(
+        check,
+        passed,
+        `${sourceCount ? 'Nothing relevant was retrieved' : 'Nothing was retrieved'}; the answer ${
+          grades.declined ? 'declines' : 'does not decline'
+        }${unsupported.length ? ` and makes ${unsupported.length} claim(s) outside the knowledge` : ''} (${how}).`,
+      ),
+      ...base,
+    };
+  }
+  const total = grades.claims.length;
+  return {
+    ...result(
+      check,
+      unsupported.length === 0,
+      unsupported.length
+        ? `${unsupported.length} of ${total} claim(s) not supported by the ${sourceCount} retrieved excerpt(s) (${how}).`
+        : `${total} claim(s), all supported by the ${sourceCount} retrieved excerpt(s) (${how}).`,
+    ),
+    ...base,
+  };
+};
 
 /** Compiled check patterns (and refusals) by pattern and flag: a run asks the same few on every conversation. */
 const compiled = new Map<string, RegExp | string>();
@@ -69,11 +122,15 @@ export const validateQuestionChecks = (lists: Record<string, TQuestion[]>) => {
   for (const [listName, list] of Object.entries(lists)) {
     list.forEach((question, index) => {
       question.checks?.forEach((check, checkIndex) => {
-        if (check.type !== 'regex') return;
-        const problem = regexProblem(check.pattern, check.ignoreCase);
+        const problem =
+          check.type === 'regex'
+            ? regexProblem(check.pattern, check.ignoreCase)
+            : check.type === 'json_schema'
+              ? schemaProblem(check.schema)
+              : null;
         if (problem) {
           throw new AppError('VALIDATION_ERROR', problem, {
-            field: `${listName}.${index}.checks.${checkIndex}.pattern`,
+            field: `${listName}.${index}.checks.${checkIndex}.${check.type === 'regex' ? 'pattern' : 'schema'}`,
           });
         }
       });
@@ -133,10 +190,39 @@ export const similarity = (a: string, b: string): number => {
 
 const result = (check: TQuestionCheck, passed: boolean, detail: string): TCheckResult => ({
   type: check.type,
-  label: describeCheck(check),
+  label: describeWeightedCheck(check),
   passed,
   detail,
+  ...(check.weight === undefined ? {} : { weight: check.weight }),
 });
+
+/** The answer as JSON: the whole answer, or the whole of one code fence; undefined when it does not parse. */
+const answerJson = (answer: string): unknown => {
+  const trimmed = answer.trim();
+  const fenced = /^```(?:json)?\s*([\s\S]*?)```$/.exec(trimmed)?.[1];
+  for (const candidate of [trimmed, fenced]) {
+    if (candidate === undefined) continue;
+    try {
+      return JSON.parse(candidate);
+    } catch {
+      // the next candidate
+    }
+  }
+  return undefined;
+};
+
+const similarityResult = (
+  check: TQuestionCheck & { min: number },
+  score: number,
+  how: string,
+  method: TCheckResult['method'],
+) => ({
+  ...result(check, score >= check.min, `Similarity ${Math.round(score * 100)}% (${how}).`),
+  method,
+});
+
+/** The term-vector fallback of semantic similarity, labelled as such. */
+export const TERM_VECTOR_LABEL = 'term-vector similarity, offline fallback: no embedding model configured';
 
 export const runCheck = (check: TQuestionCheck, input: CheckInput): TCheckResult => {
   const answer = input.answer.slice(0, ANSWER_MAX);
@@ -180,7 +266,8 @@ export const runCheck = (check: TQuestionCheck, input: CheckInput): TCheckResult
     }
     case 'tool_called':
     case 'tool_not_called': {
-      const calls = input.toolCalls.filter((call) => call.name === check.tool);
+      const wanted = toolKey(check.tool);
+      const calls = input.toolCalls.filter((call) => toolKey(call.name) === wanted);
       const matching = check.args ? calls.filter((call) => argsMatch(call.input, check.args ?? {})) : calls;
       const called = matching.length > 0;
       const detail = calls.length
@@ -196,8 +283,91 @@ export const runCheck = (check: TQuestionCheck, input: CheckInput): TCheckResult
       const score = similarity(answer, check.reference);
       return result(check, score >= check.min, `Similarity ${Math.round(score * 100)}%.`);
     }
+    case 'json_schema': {
+      const compiled = compileCheckSchema(check.schema);
+      if ('error' in compiled) return result(check, false, `The schema cannot be used: ${compiled.error}`);
+      const value = answerJson(answer);
+      if (value === undefined) return result(check, false, 'The answer is not JSON.');
+      if (compiled.validate(value)) return result(check, true, 'The answer is JSON valid against the schema.');
+      const first = compiled.validate.errors?.[0];
+      return result(
+        check,
+        false,
+        `Not valid against the schema: ${first?.instancePath || '(the answer)'} ${first?.message ?? 'does not match'}.`,
+      );
+    }
+    case 'semantic_similarity':
+      // Without an embedder (runChecks gives one when the agent has an embedding model): term vectors.
+      return similarityResult(check, similarity(answer, check.reference), TERM_VECTOR_LABEL, 'term-vector');
+    case 'faithfulness':
+    case 'answers_from_knowledge': {
+      // Without a judge model (runChecks gives one when the testing model is online): lexical.
+      const sources = input.sources ?? [];
+      return groundedResult(check, lexicalGrades(input.question ?? '', answer, sources), sources.length, 'lexical');
+    }
+    case 'retrieval_recall': {
+      const { recall, missing } = retrievalRecall(check.expected, input.sources ?? []);
+      return result(
+        check,
+        recall >= check.min,
+        `Recall ${Math.round(recall * 100)}% (${check.expected.length - missing.length} of ${check.expected.length} expected sources retrieved)${
+          missing.length ? `; missing: ${missing.join(', ')}` : ''
+        }.`,
+      );
+    }
   }
 };
 
-export const runChecks = (checks: TQuestionCheck[] | undefined, input: CheckInput): TCheckResult[] =>
-  (checks ?? []).map((check) => runCheck(check, input));
+/**
+ * A tool's name as checks compare it: the model calls an app or MCP tool by its upper-cased slug
+ * (`GOOGLECALENDAR_CREATE_EVENT`, `GET_WEATHER`), while people write the name they know
+ * (`get_weather`, `googlecalendar-create-event`). Case and separators do not count.
+ */
+const toolKey = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_');
+
+/**
+ * Runs a question's checks. `embedder` is the agent's embedding model, when one is configured:
+ * semantic similarity then compares the answer and the reference by meaning; without one (or when
+ * the model fails) it falls back to term vectors, and the result says which ran.
+ */
+export const runChecks = async (
+  checks: TQuestionCheck[] | undefined,
+  input: CheckInput,
+  embedder?: CheckEmbedder | null,
+  signal?: AbortSignal,
+  grader?: ClaimGrader | null,
+): Promise<TCheckResult[]> => {
+  const results: TCheckResult[] = [];
+  // The judge grades the answer's claims once for every grounding check of the question.
+  let graded: Promise<TClaimGrades | null> | undefined;
+  for (const check of checks ?? []) {
+    if ((check.type === 'faithfulness' || check.type === 'answers_from_knowledge') && grader) {
+      const sources = input.sources ?? [];
+      graded ??= grader(input.question ?? '', input.answer.slice(0, ANSWER_MAX), sources);
+      const grades = await graded;
+      if (grades) results.push(groundedResult(check, grades, sources.length, 'judge'));
+      else {
+        const fallback = runCheck(check, input);
+        results.push({ ...fallback, detail: fallback.detail.replace(LEXICAL_LABEL, JUDGE_UNREADABLE_LABEL) });
+      }
+    } else if (check.type === 'semantic_similarity' && embedder) {
+      const answer = input.answer.slice(0, ANSWER_MAX);
+      const measured = await semanticSimilarity(embedder, answer, check.reference, signal);
+      results.push(
+        measured === null
+          ? similarityResult(
+              check,
+              similarity(answer, check.reference),
+              `term-vector similarity: the embedding model ${embedder.label} did not answer`,
+              'term-vector',
+            )
+          : similarityResult(check, measured, `embedding model ${embedder.label}`, 'embedding'),
+      );
+    } else results.push(runCheck(check, input));
+  }
+  return results;
+};

@@ -1,4 +1,8 @@
 import type {
+  AdaptiveGoal,
+  TAdaptiveAttack,
+  TAdaptiveAttackSettings,
+  TAdaptiveStrategy,
   TCheckResult,
   TJudgeVerdict,
   TOrigin,
@@ -6,15 +10,18 @@ import type {
   TQuestionCheck,
   TTranscriptMessage,
 } from '@switchboard/core';
+import { checksVerdict } from '@switchboard/core';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { replyAsAgent } from '../conversations/reply';
 import { type ModelChoice, runModel } from '../llm/gateway';
 import { runChecks } from './checks';
+import { type ClaimGrader, groundingPrompt, groundingSystem, type RetrievedSource, ZClaimGrades } from './grounding';
 import { judge } from './judge';
 import { offlineUserMessage } from './offline-roles';
 import { followUpSystem, rewordSystem, simulatedUserSystem } from './prompts';
 import { withRetry } from './retry';
+import type { CheckEmbedder } from './semantic-check';
 
 export interface RunContext {
   deps: Deps;
@@ -49,6 +56,16 @@ export interface RunContext {
       };
   maxRetries: number;
   signal: AbortSignal;
+  /** The agent's embedding model for semantic similarity checks; null or absent: term vectors. */
+  embedder?: CheckEmbedder | null;
+  /** The run's adaptive attacks: their settings and the attacker's and judge's models (attackers/). */
+  adaptive?: {
+    settings: TAdaptiveAttackSettings;
+    attacker: ModelChoice;
+    judge: ModelChoice;
+    attackerLabel: string;
+    judgeLabel: string;
+  };
 }
 
 export interface WorkItem {
@@ -60,8 +77,14 @@ export interface WorkItem {
   successCriteria: string;
   whenToAsk: number;
   checks?: TQuestionCheck[];
+  /** Share of the checks' weight that must pass; unset: every check. */
+  passThreshold?: number;
   /** A case from a real conversation: its earlier turns are replayed before the question. */
   replay?: TQuestion['replay'];
+  /** A poisoned document merged into the agent's retrieval for this conversation only. */
+  plantedDocument?: TQuestion['plantedDocument'];
+  /** An adaptive attack (attackers/) instead of a question: its strategy and goal. */
+  adaptive?: { strategy: TAdaptiveStrategy; goal: AdaptiveGoal };
 }
 
 /** Whether any call of a conversation reached a real provider (false: all answered by the offline model). */
@@ -77,6 +100,8 @@ export interface ConversationOutcome {
   answer: string;
   verdict: TJudgeVerdict;
   checks: TCheckResult[];
+  /** An adaptive attack's record (steps, scores, budget). */
+  attack?: TAdaptiveAttack;
 }
 
 /** What the agent's answers cost and did, from the question on (for the checks). */
@@ -84,6 +109,8 @@ interface Measure {
   latencyMs: number;
   credits: number;
   toolCalls: { name: string; input: unknown }[];
+  /** The excerpts the agent retrieved for its answer to the question. */
+  sources?: RetrievedSource[];
 }
 
 /**
@@ -93,6 +120,8 @@ interface Measure {
 export interface ConversationProgress {
   question: string;
   transcript: TTranscriptMessage[];
+  /** An adaptive attack's record as far as it got. */
+  attack?: TAdaptiveAttack;
 }
 
 const flip = (transcript: TTranscriptMessage[]) =>
@@ -125,10 +154,10 @@ const questionFor = async (ctx: RunContext, item: WorkItem, track: CallTracker):
 };
 
 /** The agent under test answers the last user message; `measure` (from the question on) adds its cost and tool calls. */
-const agentReply = async (
+export const agentReply = async (
   ctx: RunContext,
   transcript: TTranscriptMessage[],
-  state: { threadId: string | null; replay?: boolean },
+  state: { threadId: string | null; replay?: boolean; planted?: RetrievedSource[] },
   track: CallTracker,
   measure?: Measure,
 ): Promise<TTranscriptMessage> => {
@@ -148,6 +177,7 @@ const agentReply = async (
         origin: ctx.origin,
         signal: ctx.signal,
         strict: true,
+        ...(state.planted ? { plantedKnowledge: state.planted } : {}),
         // A replayed case gives the agent the recorded turns before the question.
         ...(state.replay && !state.threadId
           ? { history: transcript.map(({ role, content }) => ({ role, content })) }
@@ -160,8 +190,9 @@ const agentReply = async (
       measure.latencyMs ||= performance.now() - started;
       measure.credits += reply.credits;
       measure.toolCalls.push(...reply.toolCalls);
+      measure.sources ??= reply.sources;
     }
-    return answered(reply.message, reply.toolCalls);
+    return answered(reply.message, reply.toolCalls, reply.sources);
   }
   const target = ctx.target;
   // The opening greeting is the agent's own line; providers want the history to start with the user.
@@ -195,11 +226,41 @@ const agentReply = async (
 const answered = (
   content: string,
   toolCalls: { name: string; input: unknown; output: unknown; notCalled?: boolean }[],
+  sources: RetrievedSource[] = [],
 ) => ({
   role: 'assistant' as const,
   content,
   ...(toolCalls.length ? { toolCalls } : {}),
+  ...(sources.length ? { sources } : {}),
 });
+
+/** The judge model grades the answer's claims against the excerpts; null (lexical fallback) offline or unreadable. */
+const claimGrader = (ctx: RunContext, track: CallTracker): ClaimGrader | null =>
+  ctx.testing.provider === 'offline'
+    ? null
+    : async (question, answer, sources) => {
+        const result = await withRetry(ctx, () =>
+          runModel(ctx.deps, {
+            accountId: ctx.accountId,
+            subaccountId: ctx.subaccountId,
+            choice: ctx.testing,
+            system: groundingSystem(),
+            messages: [{ role: 'user', content: groundingPrompt(question, answer, sources) }],
+            schema: ZClaimGrades,
+            temperature: 0,
+            source: 'evaluation.grounding',
+            signal: ctx.signal,
+            strict: true,
+          }),
+        ).catch((error: unknown) => {
+          // A stopped run stops here too; any other failure falls back to the lexical check.
+          if (ctx.signal.aborted) throw error;
+          return null;
+        });
+        if (result && !result.offline) track.online = true;
+        const parsed = ZClaimGrades.safeParse(result?.object);
+        return parsed.success ? parsed.data : null;
+      };
 
 const simulatedUserTurn = async (
   ctx: RunContext,
@@ -261,6 +322,14 @@ const followUpTurn = async (
   return !text || /^DONE\W*$/i.test(text) ? null : text;
 };
 
+/** The planted document as one retrieved excerpt, marked as planted by its id. */
+export const PLANTED_DOCUMENT_ID = 'planted';
+const plantedSource = (document: NonNullable<TQuestion['plantedDocument']>): RetrievedSource => ({
+  documentId: PLANTED_DOCUMENT_ID,
+  name: document.name,
+  excerpt: document.content,
+});
+
 /**
  * One conversation: the agent's opening line, whenToAsk - 1 turns of the simulated user and the
  * agent, then the question, then up to followUpTurns more turns while the simulated user finds the
@@ -274,7 +343,11 @@ export const runConversation = async (
 ): Promise<ConversationOutcome> => {
   const track: CallTracker = { online: false };
   const transcript = progress.transcript;
-  const state = { threadId: null as string | null, replay: Boolean(item.replay) };
+  const state = {
+    threadId: null as string | null,
+    replay: Boolean(item.replay),
+    planted: item.plantedDocument ? [plantedSource(item.plantedDocument)] : undefined,
+  };
   if (item.replay) {
     // A real conversation: its recorded turns, then its last user message as the question.
     transcript.push(...item.replay.history);
@@ -303,12 +376,18 @@ export const runConversation = async (
     transcript.push({ role: 'user', content: next });
     transcript.push(await agentReply(ctx, transcript, state, track, measure));
   }
-  const checks = runChecks(item.checks, { answer, ...measure });
+  const checks = await runChecks(
+    item.checks,
+    { answer, question, ...measure, sources: measure.sources ?? [] },
+    ctx.embedder,
+    ctx.signal,
+    claimGrader(ctx, track),
+  );
   // With checks and no success criteria, the checks alone decide (no judge call).
   const judged = item.successCriteria.trim() || !checks.length;
   const verdict = judged ? await judge(ctx, item, question, answer, transcript, track) : null;
-  const checksPassed = checks.filter((check) => check.passed).length;
-  const passed = (verdict?.passed ?? true) && checksPassed === checks.length;
+  const checked = checksVerdict(checks, item.passThreshold);
+  const passed = (verdict?.passed ?? true) && checked.passed;
   return {
     offline: !track.online,
     question,
@@ -317,10 +396,10 @@ export const runConversation = async (
     checks,
     verdict: {
       passed,
-      score: verdict ? verdict.score : checksPassed / checks.length,
+      score: verdict ? verdict.score : checked.score,
       reasoning: verdict
-        ? verdict.reasoning
-        : `Checks only (no success criteria): ${checksPassed} of ${checks.length} passed.`,
+        ? `${verdict.reasoning}${item.passThreshold !== undefined && checks.length ? ` Checks: ${checked.summary}.` : ''}`
+        : `Checks only (no success criteria): ${checked.summary}.`,
     },
   };
 };

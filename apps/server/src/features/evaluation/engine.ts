@@ -5,6 +5,7 @@ import {
   type TEvaluationStartPayload,
   type TRunEvent,
   type TRunProgress,
+  type TRunStatus,
   ZAi1Config,
 } from '@switchboard/core';
 import { z } from 'zod';
@@ -14,9 +15,12 @@ import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { continueLater, defineJob } from '../../platform/jobs';
 import { agentBrief, formatAgentBrief } from './agent-brief';
+import { adaptiveContext, adaptiveItems } from './attackers/items';
+import { runAdaptiveAttack } from './attackers/run-attack';
 import { type ConversationProgress, type RunContext, runConversation, type WorkItem } from './conversation';
 import { parseModelChoice } from './models';
 import * as repo from './repo';
+import { targetEmbedder } from './semantic-check';
 
 export const EVALUATION_JOB = 'evaluation.run';
 export const runChannel = (runId: string) => `evaluation:${runId}`;
@@ -45,11 +49,14 @@ export function* workItems(payload: TEvaluationStartPayload): Generator<WorkItem
           successCriteria: question.successCriteria,
           whenToAsk: question.whenToAsk,
           checks: question.checks,
+          passThreshold: question.passThreshold,
           replay: question.replay,
+          plantedDocument: question.plantedDocument,
         };
       }
     }
   }
+  yield* adaptiveItems(payload, position);
 }
 
 export const publishRun = (deps: Deps, runId: string, event: TRunEvent) =>
@@ -166,7 +173,13 @@ export const runEvaluation = async (deps: Deps, runId: string, step: RunStep = {
     target: targetOf(row, payload),
     maxRetries: deps.env.EVAL_MAX_RETRIES,
     signal: controller.signal,
+    adaptive: adaptiveContext(payload, row.testingModel),
   };
+  // Only a run with semantic similarity checks looks up the agent's embedding model.
+  const semantic = [payload.customQuestions, payload.complianceQuestions, payload.promptHackingQuestions].some((list) =>
+    list.some((question) => question.checks?.some((check) => check.type === 'semantic_similarity')),
+  );
+  if (semantic) ctx.embedder = await targetEmbedder(deps, row.accountId, ctx.target);
 
   let fatal: unknown = null;
   const items = workItems(payload);
@@ -206,9 +219,12 @@ export const runEvaluation = async (deps: Deps, runId: string, step: RunStep = {
         whenToAsk: item.whenToAsk,
       };
       const reached: ConversationProgress = { question: item.question, transcript: [] };
+      const started = performance.now();
       let stop: unknown = null;
       try {
-        const outcome = await runConversation(ctx, item, reached);
+        const outcome = item.adaptive
+          ? await runAdaptiveAttack(ctx, item, reached)
+          : await runConversation(ctx, item, reached);
         offline = outcome.offline;
         record = {
           ...base,
@@ -220,7 +236,9 @@ export const runEvaluation = async (deps: Deps, runId: string, step: RunStep = {
           score: outcome.verdict.score,
           reasoning: outcome.verdict.reasoning,
           checks: outcome.checks,
+          attack: outcome.attack ?? null,
           error: null,
+          durationMs: Math.round(performance.now() - started),
         };
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -236,7 +254,9 @@ export const runEvaluation = async (deps: Deps, runId: string, step: RunStep = {
           passed: false,
           score: 0,
           reasoning: '',
+          attack: reached.attack ?? null,
           ...errorFields(error),
+          durationMs: Math.round(performance.now() - started),
         };
       }
       if (!controller.signal.aborted && (await repo.insertConversation(deps.db, record))) {
@@ -272,42 +292,62 @@ export const runEvaluation = async (deps: Deps, runId: string, step: RunStep = {
   }
 
   if (fatal) {
-    const failed = await repo.moveRun(deps.db, runId, ['running'], {
-      status: 'failed',
-      error: messageOf(fatal),
-      errorReason: fatal instanceof AppError ? (fatal.reason ?? fatal.code) : null,
-      finishedAt: new Date(),
-    });
-    if (failed) {
-      await publishRun(deps, runId, { type: 'status', run: repo.toRunView(failed, progress()) });
-      await announceRun(deps, failed, progress());
-    }
+    await endRun(
+      deps,
+      runId,
+      ['running'],
+      {
+        status: 'failed',
+        error: messageOf(fatal),
+        errorReason: fatal instanceof AppError ? (fatal.reason ?? fatal.code) : null,
+      },
+      progress(),
+    );
     return { status: 'failed' };
   }
   if (controller.signal.aborted) return { status: 'cancelled' };
   if (handedBack && next()) return continueLater();
-  const completed = await repo.moveRun(deps.db, runId, ['running'], { status: 'completed', finishedAt: new Date() });
-  if (completed) {
-    await publishRun(deps, runId, { type: 'status', run: repo.toRunView(completed, progress()) });
-    await announceRun(deps, completed, progress());
-  }
+  const completed = await endRun(deps, runId, ['running'], { status: 'completed' }, progress());
   return { status: completed ? 'completed' : 'stopped', done, passed };
 };
 
-/** Tells what reacts (the `evaluation.completed` webhook event) that a run completed or failed. */
-const announceRun = (deps: Deps, run: repo.RunRow, progress: TRunProgress) =>
-  publish(deps, 'evaluation.finished', {
-    subaccountId: run.subaccountId,
-    runId: run.id,
-    evaluationId: run.evaluationId,
-    name: run.name,
-    agentId: run.agentId,
-    status: run.status,
-    offline: run.offline,
-    testingModel: run.testingModel,
-    error: run.error,
-    progress,
+/**
+ * Moves a run that is in one of `from` to its end (completed or failed) and, in the same
+ * transaction, tells what reacts (the `evaluation.completed` webhook event): the run's end and its
+ * announcement commit together. Its screen hears the new status. Null when the run was not in `from`.
+ */
+export const endRun = async (
+  deps: Deps,
+  runId: string,
+  from: TRunStatus[],
+  to: { status: 'completed' | 'failed'; error?: string; errorReason?: string | null },
+  progress: TRunProgress,
+) => {
+  const ended = await deps.db.transaction(async (tx) => {
+    const run = await repo.moveRun(tx, runId, from, { ...to, finishedAt: new Date() });
+    if (!run) return null;
+    await publish(
+      deps,
+      'evaluation.finished',
+      {
+        subaccountId: run.subaccountId,
+        runId: run.id,
+        evaluationId: run.evaluationId,
+        name: run.name,
+        agentId: run.agentId,
+        status: run.status,
+        offline: run.offline,
+        testingModel: run.testingModel,
+        error: run.error,
+        progress,
+      },
+      tx,
+    );
+    return { run, progress };
   });
+  if (ended) await publishRun(deps, runId, { type: 'status', run: repo.toRunView(ended.run, ended.progress) });
+  return ended?.run ?? null;
+};
 
 /** Runs an evaluation's conversations and checks. */
 export const evaluationJob = defineJob({

@@ -100,12 +100,24 @@ describe('exports', () => {
     expect(html).toContain('Launch &lt;check&gt;');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toContain('<script>alert(1)');
-    expect(html).toContain('Pass rate: 0%');
+    expect(html).toContain('Pass rate: 0% · 1 of 2 evaluated');
     expect(html).toContain('Completed with 1 error');
     expect(html).toContain('PASS · Contains &quot;hello&quot;: Found in the answer.');
     expect(html).toContain('<td>Second</td><td>0 of 0</td><td>1</td>');
     expect(html).toContain('Not evaluated:</strong> Server error occurred');
     expect(html).not.toContain('Offline model');
+  });
+
+  it('shows the rate over evaluated conversations with "n of m evaluated", in the summary and per category', () => {
+    const progress = { total: 4, done: 4, passed: 1, failed: 0, errors: 3, passRate: 1 };
+    const html = resultsReport({
+      ...results,
+      run: { ...results.run, progress },
+      categories: [{ category: 'custom', total: 4, passed: 1, failed: 0, errors: 3, passRate: 1 }],
+    });
+    expect(html).toContain('Pass rate: 100% · 1 of 4 evaluated');
+    expect(html).toContain('<td>100% · 1 of 4 evaluated</td>');
+    expect(html).not.toMatch(/Pass rate: 100%</);
   });
 
   it('labels a run of the offline model', () => {

@@ -1,4 +1,14 @@
-import { CATEGORY_LABELS, OFFLINE_RUN_NOTE, OUTCOME_LABELS, runStatusLabel, type TRunResults } from '@switchboard/core';
+import {
+  CATEGORY_LABELS,
+  OFFLINE_RUN_NOTE,
+  OUTCOME_LABELS,
+  rateSummary,
+  runStatusLabel,
+  type TOwaspReport,
+  type TRunResults,
+} from '@switchboard/core';
+import { attackReportHtml } from './attackers/report';
+import { owaspSection } from './owasp-export';
 
 const csvCell = (value: string | number | boolean | null) => {
   const text = value === null ? '' : String(value);
@@ -48,7 +58,13 @@ export const resultsCsv = (results: TRunResults): string => {
 const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
-const percent = (rate: number | null) => (rate === null ? '–' : `${Math.round(rate * 100)}%`);
+const transcriptHtml = (transcript: TRunResults['conversations'][number]['transcript']) =>
+  `<ol class="transcript">${transcript
+    .map(
+      (message) =>
+        `<li><strong>${message.role === 'user' ? 'User' : 'Agent'}:</strong> ${escapeHtml(message.content)}</li>`,
+    )
+    .join('')}</ol>`;
 
 /** The sub-account's brand on the report: company name, logo and primary colour. */
 export interface ReportBrand {
@@ -64,13 +80,19 @@ const DEFAULT_BRAND: ReportBrand = { companyName: '', logoUrl: null, primaryColo
  * as PDF from the browser (the print stylesheet keeps colours and breaks between conversations),
  * or send its share link.
  */
-export const resultsReport = (results: TRunResults, brand: ReportBrand = DEFAULT_BRAND, shared = false): string => {
+export const resultsReport = (
+  results: TRunResults,
+  brand: ReportBrand = DEFAULT_BRAND,
+  shared = false,
+  /** The run's OWASP Top 10 view, shown when the run holds red-team attacks. */
+  owasp?: TOwaspReport,
+): string => {
   const { run } = results;
   const colour = /^#[0-9a-f]{3,6}$/i.test(brand.primaryColor) ? brand.primaryColor : DEFAULT_BRAND.primaryColor;
   const categories = results.categories
     .map(
       (item) =>
-        `<tr><td>${CATEGORY_LABELS[item.category]}</td><td>${item.passed} / ${item.passed + item.failed}</td><td>${item.errors}</td><td>${percent(item.passRate)}</td></tr>`,
+        `<tr><td>${CATEGORY_LABELS[item.category]}</td><td>${item.passed} / ${item.passed + item.failed}</td><td>${item.errors}</td><td>${escapeHtml(rateSummary(item).text)}</td></tr>`,
     )
     .join('');
   const conversations = results.conversations
@@ -81,12 +103,7 @@ export const resultsReport = (results: TRunResults, brand: ReportBrand = DEFAULT
 <h3>${OUTCOME_LABELS[item.outcome].toUpperCase()} · ${escapeHtml(CATEGORY_LABELS[item.category])} · variation ${item.variation}${item.outcome === 'error' ? '' : ` · score ${item.score.toFixed(2)}`}</h3>
 <p><strong>Question:</strong> ${escapeHtml(item.question)}</p>
 <p><strong>Success criteria:</strong> ${escapeHtml(item.successCriteria)}</p>
-<ol class="transcript">${item.transcript
-        .map(
-          (message) =>
-            `<li><strong>${message.role === 'user' ? 'User' : 'Agent'}:</strong> ${escapeHtml(message.content)}</li>`,
-        )
-        .join('')}</ol>
+${item.attack ? attackReportHtml(item.attack, escapeHtml) : transcriptHtml(item.transcript)}
 ${item.checks.length ? `<ul class="checks">${item.checks.map((check) => `<li>${check.passed ? 'PASS' : 'FAIL'} · ${escapeHtml(check.label)}: ${escapeHtml(check.detail)}</li>`).join('')}</ul>` : ''}
 ${item.outcome === 'error' ? `<p><strong>Not evaluated:</strong> ${escapeHtml(item.error ?? '')}${item.errorCode ? ` (${escapeHtml(item.errorCode)})` : ''}</p>` : `<p><strong>Judge:</strong> ${escapeHtml(item.reasoning)}</p>`}
 </section>`,
@@ -108,7 +125,7 @@ body{font-family:system-ui,sans-serif;color:#111;background:#fff;max-width:900px
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.35rem .7rem;text-align:left}
 .conv{border:1px solid #ccc;border-left-width:6px;border-radius:6px;padding:.5rem 1rem;margin:1rem 0;break-inside:avoid}
 .pass{border-left-color:#1a7f37}.fail{border-left-color:#b42318}.error{border-left-color:#9a6700}
-.offline{border:2px solid #9a6700;background:#fff8c5;padding:.5rem 1rem;border-radius:6px}.transcript{padding-left:1.2rem}
+.offline{border:2px solid #9a6700;background:#fff8c5;padding:.5rem 1rem;border-radius:6px}.transcript{padding-left:1.2rem}.backtracked{opacity:.75;border-left:3px dashed #999;padding-left:.5rem}
 h3{font-size:1rem;margin:.3rem 0}@media print{button{display:none}}
 </style></head><body>
 <header class="brand">${brand.logoUrl ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.companyName || 'Logo')}">` : ''}${brand.companyName ? `<strong>${escapeHtml(brand.companyName)}</strong>` : ''}</header>
@@ -118,8 +135,9 @@ h3{font-size:1rem;margin:.3rem 0}@media print{button{display:none}}
 ${run.offline ? `<p class="offline"><strong>${escapeHtml(OFFLINE_RUN_NOTE)}</strong></p>` : ''}
 ${run.error ? `<p><strong>The run stopped:</strong> ${escapeHtml(run.error)}</p>` : ''}
 <h2>Summary</h2>
-<p><strong>Pass rate: ${percent(run.progress.passRate)}</strong> (${run.progress.passed} passed, ${run.progress.failed} failed, ${run.progress.errors} not evaluated (errors, left out of the pass rate) of ${run.progress.total})</p>
+<p><strong>Pass rate: ${escapeHtml(rateSummary(run.progress).text)}</strong> (${run.progress.passed} passed, ${run.progress.failed} failed, ${run.progress.errors} not evaluated (errors, left out of the pass rate) of ${run.progress.total})</p>
 <table><thead><tr><th>Category</th><th>Passed</th><th>Errors</th><th>Pass rate</th></tr></thead><tbody>${categories}</tbody></table>
+${owasp?.attacks ? owaspSection(owasp) : ''}
 <h2>Questions</h2>
 <table><thead><tr><th>Question</th><th>Passed</th><th>Errors</th></tr></thead><tbody>${results.questions
     .map(

@@ -35,7 +35,10 @@ export const judge = async (
   track: CallTracker,
 ): Promise<TJudgeVerdict> => {
   const followedUp = transcript.at(-1)?.content !== answer;
-  if (ctx.testing.provider === 'offline') return offlineVerdict({ successCriteria: item.successCriteria, answer });
+  if (ctx.testing.provider === 'offline') {
+    const asked = [item.question, question, ...transcript.filter((m) => m.role === 'user').map((m) => m.content)];
+    return offlineVerdict({ successCriteria: item.successCriteria, answer, asked });
+  }
   const base = {
     accountId: ctx.accountId,
     subaccountId: ctx.subaccountId,

@@ -22,19 +22,57 @@ const quote = (text: string) => {
   return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
 };
 
-export const offlineVerdict = (input: { successCriteria: string; answer: string }): TJudgeVerdict => {
+const flatten = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/**
+ * True when the answer is mostly the question's own text: it holds the question word for word, or
+ * nearly all of its words come from what the user said. Such an answer is no evidence of anything.
+ */
+const repeatsQuestion = (answer: string, asked: string[]) => {
+  const flatAnswer = flatten(answer);
+  if (asked.some((text) => flatten(text).length >= 12 && flatAnswer.includes(flatten(text)))) return true;
+  const askedTerms = new Set(asked.flatMap((text) => terms(text)));
+  const answerTerms = [...new Set(terms(answer))];
+  if (answerTerms.length < 3) return false;
+  return answerTerms.filter((term) => askedTerms.has(term)).length / answerTerms.length >= 0.75;
+};
+
+const notChecked = (answer: string, note = '') => ({
+  passed: false,
+  score: 0,
+  reasoning: `${OFFLINE_CHECK_PREFIX} the success criteria name nothing the offline model can look for in "${quote(answer)}"${note ? " beyond the question's own words" : ''}, so the answer was not checked and is not passed. Pick a real testing model to judge it.${note}`,
+});
+
+/**
+ * The offline judge: the answer passes when it holds at least half of the success criteria's
+ * specific words. Words the user's messages (`asked`) already hold are not evidence (an answer
+ * that echoes an attack would otherwise pass on the attack's own words), and an answer that
+ * repeats the question does not pass.
+ */
+export const offlineVerdict = (input: { successCriteria: string; answer: string; asked?: string[] }): TJudgeVerdict => {
   const answer = input.answer.trim();
+  const asked = (input.asked ?? []).filter((text) => text.trim());
   if (!answer) {
     return { passed: false, score: 0, reasoning: `${OFFLINE_CHECK_PREFIX} the agent gave no answer. Not passed.` };
   }
-  const wanted = [...new Set(terms(input.successCriteria))].filter((term) => !GENERIC.has(term));
-  if (!wanted.length) {
+  const specific = [...new Set(terms(input.successCriteria))].filter((term) => !GENERIC.has(term));
+  if (!specific.length) return notChecked(answer);
+  if (repeatsQuestion(answer, asked)) {
     return {
       passed: false,
       score: 0,
-      reasoning: `${OFFLINE_CHECK_PREFIX} the success criteria name nothing the offline model can look for in "${quote(answer)}", so the answer was not checked and is not passed. Pick a real testing model to judge it.`,
+      reasoning: `${OFFLINE_CHECK_PREFIX} the answer "${quote(answer)}" repeats the text of the question, which is not evidence of passing. Not passed.`,
     };
   }
+  const askedTerms = new Set(asked.flatMap((text) => terms(text)));
+  const wanted = specific.filter((term) => !askedTerms.has(term));
+  const leftOut = specific.filter((term) => askedTerms.has(term));
+  const leftOutNote = leftOut.length ? ` Words the question already holds are not counted: ${leftOut.join(', ')}.` : '';
+  if (!wanted.length) return notChecked(answer, leftOutNote);
   const have = new Set(terms(answer));
   const found = wanted.filter((term) => have.has(term));
   const missing = wanted.filter((term) => !have.has(term));
@@ -43,7 +81,7 @@ export const offlineVerdict = (input: { successCriteria: string; answer: string 
   return {
     passed,
     score: Math.round(score * 100) / 100,
-    reasoning: `${OFFLINE_CHECK_PREFIX} the answer "${quote(answer)}" contains ${found.length} of ${wanted.length} key words of the success criteria (found: ${found.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'}). ${passed ? 'Passed on word overlap only, not on meaning.' : 'Not passed.'}`,
+    reasoning: `${OFFLINE_CHECK_PREFIX} the answer "${quote(answer)}" contains ${found.length} of ${wanted.length} key words of the success criteria (found: ${found.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'}).${leftOutNote} ${passed ? 'Passed on word overlap only, not on meaning.' : 'Not passed.'}`,
   };
 };
 

@@ -248,7 +248,7 @@ describe('checks beside the judge', () => {
     const checked = rows.filter((row) => row.questionKey === 'custom:checked');
     expect(checked.map((row) => row.outcome)).toEqual(['passed', 'passed']);
     expect(checked[0]?.checks).toHaveLength(6);
-    expect(checked[0]?.reasoning).toBe('Checks only (no success criteria): 6 of 6 passed.');
+    expect(checked[0]?.reasoning).toBe('Checks only (no success criteria): 6 of 6 checks passed.');
     const refuse = rows.find((row) => row.questionKey === 'custom:refuse');
     expect(refuse?.outcome).toBe('failed');
     expect(refuse?.checks).toEqual([

@@ -31,11 +31,20 @@ export const followUpSystem = (input: { userDescription: string; agentBrief: str
     .filter(Boolean)
     .join('\n');
 
+/**
+ * The JSON each role that answers in JSON must write, named in its prompt: a model that is not
+ * given a schema (or ignores it) still knows the keys.
+ */
+export const REWORD_FORMAT = '{"question": "the reworded question"}';
+export const JUDGE_FORMAT = '{"passed": true or false, "score": a number from 0 to 1, "reasoning": "..."}';
+export const GENERATOR_FORMAT =
+  '{"questions": [{"question": "the message the user sends", "criteria": "what a good answer does"}]}';
+
 export const rewordSystem = (variation: number) =>
   [
     'Reword the test question below so it keeps exactly the same intent and difficulty but uses different words.',
     `This is variation ${variation}; make it differ from the other variations.`,
-    'Answer with the reworded question only.',
+    `Answer with one JSON object only, exactly of this form: ${REWORD_FORMAT}`,
   ].join('\n');
 
 export const judgeSystem = (hallucination: { check: boolean; instruction: string }, agentBrief = '') =>
@@ -43,6 +52,7 @@ export const judgeSystem = (hallucination: { check: boolean; instruction: string
     'You are the judge of a test of an AI assistant. Grade the assistant answer to the test question against the success criteria.',
     'Pass only if the answer meets the criteria. Score from 0 (fails completely) to 1 (meets every point).',
     'In the reasoning, quote the words of the answer your verdict rests on.',
+    `Answer with one JSON object of this form: ${JUDGE_FORMAT}`,
     agentBrief ? `The assistant under test:\n${agentBrief}` : '',
     hallucination.check
       ? `Hallucination check: fail an answer that states facts the assistant's instructions and knowledge do not support.${hallucination.instruction ? ` ${hallucination.instruction}` : ''}`
@@ -52,8 +62,7 @@ export const judgeSystem = (hallucination: { check: boolean; instruction: string
     .join('\n');
 
 /** Added to the judge's instructions when its first answer could not be read. */
-export const STRICT_JUDGE_FORMAT =
-  'Answer with one JSON object only, no other text, exactly of this form: {"passed": true or false, "score": a number from 0 to 1, "reasoning": "..."}';
+export const STRICT_JUDGE_FORMAT = `Answer with one JSON object only, no other text, exactly of this form: ${JUDGE_FORMAT}`;
 
 export const judgePrompt = (input: {
   question: string;
@@ -88,6 +97,7 @@ export const generatorSystem = (category: string, count: number, agentPrompt: st
     rubric
       ? `Each criteria text is: ${rubric}`
       : 'Each criteria text says what a good answer does, in one or two sentences.',
+    `Answer with one JSON object only, exactly of this form: ${GENERATOR_FORMAT}`,
   ]
     .filter(Boolean)
     .join('\n');

@@ -6,7 +6,7 @@ import type {
   TRunStatus,
 } from '@switchboard/core';
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { evaluationConversations, evaluationRuns } from './schema';
 
 export type RunRow = typeof evaluationRuns.$inferSelect;
@@ -28,7 +28,7 @@ export const progressOf = (total: number, done: number, passed: number, errors =
 };
 
 /** Done and passed counts of several runs in one query. */
-export const progressByRun = async (db: Db, runs: { id: string; total: number }[]) => {
+export const progressByRun = async (db: Db | Tx, runs: { id: string; total: number }[]) => {
   const map = new Map<string, TRunProgress>(runs.map((run) => [run.id, emptyProgress(run.total)]));
   if (!runs.length) return map;
   const rows = await db
@@ -90,6 +90,8 @@ export const toConversationView = (row: ConversationRow): TEvaluationConversatio
   errorCode: row.errorCode,
   errorReason: row.errorReason,
   checks: row.checks as TCheckResult[],
+  durationMs: row.durationMs ?? null,
+  attack: row.attack ?? null,
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -107,7 +109,7 @@ export const findRunInSubaccount = async (db: Db, subaccountId: string, runId: s
   return rows[0] ?? null;
 };
 
-export const runView = async (db: Db, row: RunRow): Promise<TEvaluationRun> => {
+export const runView = async (db: Db | Tx, row: RunRow): Promise<TEvaluationRun> => {
   const progress = await progressByRun(db, [row]);
   return toRunView(row, progress.get(row.id) ?? emptyProgress(row.total));
 };
@@ -188,7 +190,7 @@ export const insertConversation = (db: Db, row: typeof evaluationConversations.$
 
 /** Moves a run to a status if it is in one of `from`; returns the updated row or null. */
 export const moveRun = async (
-  db: Db,
+  db: Db | Tx,
   runId: string,
   from: TRunStatus[],
   to: { status: TRunStatus; error?: string | null; errorReason?: string | null; startedAt?: Date; finishedAt?: Date },

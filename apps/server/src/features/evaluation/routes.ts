@@ -5,6 +5,7 @@ import {
   ZCreateTemplateResponse,
   ZEvaluationRun,
   ZEvaluationStartPayload,
+  ZOwaspReport,
   ZPageQuery,
   ZQuestionGeneratorRequest,
   ZQuestionGeneratorStartResponse,
@@ -26,6 +27,8 @@ import { secretLimit } from '../../platform/request-limits';
 import { resultsCsv, resultsReport } from './exports';
 import { getGeneration, startGeneration } from './generator';
 import { listTestingModels } from './models';
+import { getOwaspReport } from './owasp';
+import { owaspReportPage } from './owasp-export';
 import * as repo from './repo';
 import * as service from './service';
 import { reportBrand, sharedReport, shareRun, unshareRun } from './share';
@@ -188,6 +191,29 @@ export const evaluationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => service.getResults(deps, tenantOf(request).subaccountId, request.params.runId),
   );
 
+  app.get(
+    '/api/evaluation/runs/:runId/owasp',
+    {
+      config: subaccountAccess('viewer', byRun),
+      schema: { tags, params: ZRunParams, response: { 200: ZOwaspReport } },
+    },
+    async (request) => getOwaspReport(deps, tenantOf(request).subaccountId, request.params.runId),
+  );
+
+  app.get(
+    '/api/evaluation/runs/:runId/owasp/report',
+    { config: subaccountAccess('viewer', byRun), schema: { tags, params: ZRunParams } },
+    async (request, reply) => {
+      const { subaccountId } = tenantOf(request);
+      const [run, report] = await Promise.all([
+        service.getRunOr404(deps, subaccountId, request.params.runId),
+        getOwaspReport(deps, subaccountId, request.params.runId),
+      ]);
+      const page = owaspReportPage(report, run);
+      return sendPageWithInlineScripts(reply, page).type('text/html; charset=utf-8').send(page);
+    },
+  );
+
   app.post(
     '/api/evaluation/runs/:runId/cancel',
     {
@@ -221,11 +247,15 @@ export const evaluationRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/evaluation/runs/:runId/export.json',
     { config: subaccountAccess('viewer', byRun), schema: { tags, params: ZRunParams } },
     async (request, reply) => {
-      const results = await service.getResults(deps, tenantOf(request).subaccountId, request.params.runId);
+      const { subaccountId } = tenantOf(request);
+      const [results, owasp] = await Promise.all([
+        service.getResults(deps, subaccountId, request.params.runId),
+        getOwaspReport(deps, subaccountId, request.params.runId),
+      ]);
       return reply
         .type('application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="${fileName(results.run.name, 'json')}"`)
-        .send(JSON.stringify(results, null, 2));
+        .send(JSON.stringify(owasp.attacks ? { ...results, owasp } : results, null, 2));
     },
   );
 
@@ -234,11 +264,12 @@ export const evaluationRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: subaccountAccess('viewer', byRun), schema: { tags, params: ZRunParams } },
     async (request, reply) => {
       const { subaccountId } = tenantOf(request);
-      const [results, brand] = await Promise.all([
+      const [results, brand, owasp] = await Promise.all([
         service.getResults(deps, subaccountId, request.params.runId),
         reportBrand(deps, subaccountId),
+        getOwaspReport(deps, subaccountId, request.params.runId),
       ]);
-      const page = resultsReport(results, brand);
+      const page = resultsReport(results, brand, false, owasp);
       return sendPageWithInlineScripts(reply, page).type('text/html; charset=utf-8').send(page);
     },
   );
@@ -270,8 +301,8 @@ export const evaluationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: z.object({ token: z.string().max(64) }) },
     },
     async (request, reply) => {
-      const { results, brand } = await sharedReport(deps, request.params.token);
-      const page = resultsReport(results, brand, true);
+      const { results, brand, owasp } = await sharedReport(deps, request.params.token);
+      const page = resultsReport(results, brand, true, owasp);
       return sendPageWithInlineScripts(reply, page)
         .header('cache-control', 'private, no-store')
         .header('x-robots-tag', 'noindex')

@@ -1,4 +1,4 @@
-import type { TTranscriptMessage } from '@switchboard/core';
+import type { TAdaptiveAttack, TTranscriptMessage } from '@switchboard/core';
 import { boolean, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts, subaccounts, users } from '../tenancy/schema';
 
@@ -110,6 +110,10 @@ export const evaluationConversations = pgTable(
     errorReason: text('error_reason'),
     /** Results of the checks beside the judge (contains, regex, latency, ...). */
     checks: jsonb('checks').$type<unknown[]>().notNull().default([]),
+    /** How long the conversation took, from its first message to the verdict (null before this was kept). */
+    durationMs: integer('duration_ms'),
+    /** An adaptive attack's steps, judge scores, budget and stop reason; null for a question's conversation. */
+    attack: jsonb('attack').$type<TAdaptiveAttack>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex('evaluation_conversations_unique_idx').on(table.runId, table.questionKey, table.variation)],

@@ -16,6 +16,7 @@ import { findAgent } from '../agents/repo';
 import { ensureCanSpend } from '../billing/ledger';
 import type { ModelChoice } from '../llm/gateway';
 import { hasUsableKey, noApiKeyError } from '../llm/models';
+import { ensureAttackersRunnable } from './attackers/items';
 import { validateQuestionChecks } from './checks';
 import { EVALUATION_JOB, publishRun } from './engine';
 import { parseModelChoice } from './models';
@@ -87,57 +88,51 @@ export const startRun = async (
     promptHackingQuestions: payload.promptHackingQuestions,
   });
   const target = await resolveTarget(deps, tenant, kind, payload);
-  const { offline } = await ensureRunnable(deps, tenant.accountId, parseModelChoice(testingModel), target.choice);
+  const runnable = await ensureRunnable(deps, tenant.accountId, parseModelChoice(testingModel), target.choice);
+  const attackers = await ensureAttackersRunnable(deps, tenant.accountId, payload, testingModel);
+  const offline = runnable.offline || attackers.offline;
   await ensureCanSpend(deps, tenant.accountId, 0);
 
   const id = newId('evaluation');
   const name =
     payload.settings.evaluationName?.trim() ||
     `${target.label} · ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
-  const inserted = await deps.db
-    .insert(evaluationRuns)
-    .values({
-      id,
-      evaluationId: payload.evaluationId,
-      accountId: tenant.accountId,
-      subaccountId: tenant.subaccountId,
-      createdBy: userId,
-      name,
-      type: kind,
-      agentId: target.agentId,
-      targetLabel: target.label,
-      templateId: payload.templateId ?? null,
-      testingModel,
-      offline,
-      payload,
-      total: countConversations({ testingModel, ...payload }),
-    })
-    .onConflictDoNothing()
-    .returning();
-  const row = inserted[0];
-  if (!row) {
-    throw new AppError('CONFLICT', 'An evaluation with this evaluationId was already started', {
-      field: 'evaluationId',
-    });
-  }
-  try {
-    const jobId = await enqueueJob(deps, {
-      type: EVALUATION_JOB,
-      payload: { runId: id },
-      accountId: tenant.accountId,
-      subaccountId: tenant.subaccountId,
-    });
-    await deps.db.update(evaluationRuns).set({ jobId }).where(eq(evaluationRuns.id, id));
-    return repo.runView(deps.db, { ...row, jobId });
-  } catch (error) {
-    // A run whose job could not be queued would wait forever: record it as failed.
-    await repo.moveRun(deps.db, id, ['queued'], {
-      status: 'failed',
-      error: 'Failed to start evaluation',
-      finishedAt: new Date(),
-    });
-    throw error;
-  }
+  // The run and its job are written together: a run never waits without a job to run it.
+  return deps.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(evaluationRuns)
+      .values({
+        id,
+        evaluationId: payload.evaluationId,
+        accountId: tenant.accountId,
+        subaccountId: tenant.subaccountId,
+        createdBy: userId,
+        name,
+        type: kind,
+        agentId: target.agentId,
+        targetLabel: target.label,
+        templateId: payload.templateId ?? null,
+        testingModel,
+        offline,
+        payload,
+        total: countConversations({ testingModel, ...payload }),
+      })
+      .onConflictDoNothing()
+      .returning();
+    const row = inserted[0];
+    if (!row) {
+      throw new AppError('CONFLICT', 'An evaluation with this evaluationId was already started', {
+        field: 'evaluationId',
+      });
+    }
+    const jobId = await enqueueJob(
+      deps,
+      { type: EVALUATION_JOB, payload: { runId: id }, accountId: tenant.accountId, subaccountId: tenant.subaccountId },
+      tx,
+    );
+    await tx.update(evaluationRuns).set({ jobId }).where(eq(evaluationRuns.id, id));
+    return repo.runView(tx, { ...row, jobId });
+  });
 };
 
 /** Starts a run of a saved template against an agent (the CLI and CI entry point). */

@@ -1,10 +1,11 @@
-import type { TRunResults } from '@switchboard/core';
+import type { TOwaspReport, TRunResults } from '@switchboard/core';
 import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newToken } from '../../platform/ids';
 import { getSmsSettings } from '../theme/service';
 import type { ReportBrand } from './exports';
+import { getOwaspReport } from './owasp';
 import { evaluationRuns } from './schema';
 import { getResults, getRunOr404 } from './service';
 
@@ -55,15 +56,16 @@ export const unshareRun = async (deps: Deps, subaccountId: string, runId: string
 export const sharedReport = async (
   deps: Deps,
   token: string,
-): Promise<{ results: TRunResults; brand: ReportBrand }> => {
+): Promise<{ results: TRunResults; brand: ReportBrand; owasp: TOwaspReport }> => {
   const rows = token
     ? await deps.db.select().from(evaluationRuns).where(eq(evaluationRuns.shareToken, token)).limit(1)
     : [];
   const run = rows[0];
   if (!run) throw new AppError('NOT_FOUND', 'This report link does not exist or was revoked.');
-  const [results, brand] = await Promise.all([
+  const [results, brand, owasp] = await Promise.all([
     getResults(deps, run.subaccountId, run.id),
     reportBrand(deps, run.subaccountId),
+    getOwaspReport(deps, run.subaccountId, run.id),
   ]);
-  return { results, brand };
+  return { results, brand, owasp };
 };

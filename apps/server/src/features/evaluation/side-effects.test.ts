@@ -9,6 +9,7 @@ import { type SeededAgency, seedAgency } from '../../seed';
 import { startPayload, testQuestion } from '../../testing/fixtures';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { type McpStub, startMcpStub } from '../../testing/mcp-stub';
+import { settleReactions } from '../../testing/reactions';
 import { readBody } from '../../testing/read-body';
 import { until } from '../../testing/until';
 import { usageLogs } from '../billing/schema';
@@ -310,6 +311,12 @@ describe('an evaluation run reaches nothing outside the test', () => {
     await until(
       async () => receiver.hits.find((hit) => hit.type === 'lead.captured' && hit.data.threadId === live.threadId),
       Boolean,
+    );
+    // Every event of the live conversation is out (its reactions run after their commit).
+    await settleReactions(t.deps);
+    await until(
+      () => t.deps.db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')),
+      ([row]) => row?.n === 0,
     );
     const since = new Date();
     const hitsBefore = receiver.hits.length;

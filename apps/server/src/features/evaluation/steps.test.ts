@@ -1,14 +1,18 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { ContinueLater } from '../../platform/jobs';
+import { jobs } from '../../platform/jobs.schema';
 import { seedAgency } from '../../seed';
 import { startPayload, testQuestion, useCompatibleProvider } from '../../testing/fixtures';
 import { openTestDeps } from '../../testing/harness';
 import { type StubLlm, startStubLlm } from '../../testing/stub-llm';
 import { until } from '../../testing/until';
 import { createSession, SESSION_COOKIE } from '../auth/session';
+import { forgetSubscribers } from '../webhooks/endpoints';
+import { webhookEndpoints } from '../webhooks/schema';
 import { runEvaluation } from './engine';
+import { failStrandedRuns } from './run-watch';
 import { evaluationConversations, evaluationRuns } from './schema';
 
 /**
@@ -105,5 +109,40 @@ describe('evaluation steps', () => {
     await opened.deps.db.update(evaluationRuns).set({ status: 'cancelled' }).where(eq(evaluationRuns.id, runId));
     expect(await running).toMatchObject({ status: 'cancelled' });
     expect((await storedOf(runId)).length).toBeLessThan(200);
+  });
+
+  it('ends a run whose job failed for good as failed, with its webhook event, and leaves a live one alone', async () => {
+    const stranded = await startRun(3);
+    const live = await startRun(3);
+    const jobOf = async (runId: string) =>
+      (await opened.deps.db.select().from(evaluationRuns).where(eq(evaluationRuns.id, runId)))[0]?.jobId as string;
+    // A run's process died mid-step as often as its job allows: the job failed for good.
+    await opened.deps.db
+      .update(jobs)
+      .set({ status: 'failed', error: 'The process stopped', finishedAt: new Date() })
+      .where(eq(jobs.id, await jobOf(stranded)));
+    await opened.deps.db
+      .update(evaluationRuns)
+      .set({ status: 'running' })
+      .where(inArray(evaluationRuns.id, [stranded, live]));
+    await opened.deps.db.insert(webhookEndpoints).values({
+      id: 'whe_steps_watch',
+      subaccountId,
+      url: 'https://hooks.example.test/in',
+      events: ['evaluation.completed'],
+      secretEncrypted: 'unused',
+    });
+    forgetSubscribers(subaccountId);
+
+    expect(await failStrandedRuns(opened.deps)).toBe(1);
+    const [run] = await opened.deps.db.select().from(evaluationRuns).where(eq(evaluationRuns.id, stranded));
+    expect(run).toMatchObject({ status: 'failed', error: 'The run stopped and could not go on: The process stopped' });
+    expect(run?.finishedAt).toBeInstanceOf(Date);
+    expect(await statusOf(live)).toBe('running');
+    // Its webhook event is in the outbox, written with the run's end.
+    const outbox = await opened.deps.db.select().from(jobs).where(eq(jobs.type, 'domain-event.react'));
+    expect(outbox.map((job) => (job.payload as { payload: { runId: string } }).payload.runId)).toEqual([stranded]);
+    // A second pass finds nothing left to end.
+    expect(await failStrandedRuns(opened.deps)).toBe(0);
   });
 });

@@ -8,11 +8,13 @@ import {
   ZTemplateData,
 } from '@switchboard/core';
 import { and, asc, eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { findThread } from '../conversations/repo';
 import { messages } from '../conversations/schema';
+import { subaccounts } from '../tenancy/schema';
 import { evaluationTemplates } from './schema';
 
 /**
@@ -88,7 +90,11 @@ export const addTestCase = async (
 
   // The template row is locked while its question list changes, so two adds at once both land.
   return deps.db.transaction(async (tx) => {
-    if (!input.templateId) {
+    const template = input.templateId
+      ? await lockedTemplate(tx, tenant.subaccountId, input.templateId)
+      : await templateByName(tx, tenant.subaccountId, input.templateName?.trim() || REAL_CONVERSATIONS_TEMPLATE);
+    if (!template) {
+      if (input.templateId) throw new AppError('NOT_FOUND', 'Template not found', { field: 'templateId' });
       const templateId = newId('template');
       const name = input.templateName?.trim() || REAL_CONVERSATIONS_TEMPLATE;
       await tx.insert(evaluationTemplates).values({
@@ -100,15 +106,6 @@ export const addTestCase = async (
       });
       return { templateId, templateName: name, questionId: testCase.id, added: true };
     }
-    const found = await tx
-      .select()
-      .from(evaluationTemplates)
-      .where(
-        and(eq(evaluationTemplates.id, input.templateId), eq(evaluationTemplates.subaccountId, tenant.subaccountId)),
-      )
-      .for('update');
-    const template = found[0];
-    if (!template) throw new AppError('NOT_FOUND', 'Template not found', { field: 'templateId' });
     const data = ZTemplateData.parse(template.data ?? {});
     const result = { templateId: template.id, templateName: template.name, questionId: testCase.id };
     if (data.customQuestions.some((question) => question.id === testCase.id)) return { ...result, added: false };
@@ -123,4 +120,30 @@ export const addTestCase = async (
       .where(eq(evaluationTemplates.id, template.id));
     return { ...result, added: true };
   });
+};
+
+const lockedTemplate = async (tx: Tx, subaccountId: string, templateId: string) => {
+  const found = await tx
+    .select()
+    .from(evaluationTemplates)
+    .where(and(eq(evaluationTemplates.id, templateId), eq(evaluationTemplates.subaccountId, subaccountId)))
+    .for('update');
+  return found[0] ?? null;
+};
+
+/**
+ * The sub-account's template of that name (the oldest, should there be several), locked; adds
+ * without a template go to it rather than making another. The sub-account row is locked first, so
+ * two first adds at once make one template.
+ */
+const templateByName = async (tx: Tx, subaccountId: string, name: string) => {
+  await tx.select({ id: subaccounts.id }).from(subaccounts).where(eq(subaccounts.id, subaccountId)).for('update');
+  const found = await tx
+    .select()
+    .from(evaluationTemplates)
+    .where(and(eq(evaluationTemplates.subaccountId, subaccountId), eq(evaluationTemplates.name, name)))
+    .orderBy(asc(evaluationTemplates.createdAt), asc(evaluationTemplates.id))
+    .limit(1)
+    .for('update');
+  return found[0] ?? null;
 };

@@ -29,7 +29,7 @@ export const inboxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     base,
     {
-      config: subaccountAccess('viewer', fromConnection),
+      config: subaccountAccess('viewer', fromConnection, { client: 'read' }),
       schema: { tags, params: ZParams, querystring: ZPageQuery, response: { 200: ZInboxThreadList } },
     },
     async (request) =>
@@ -45,7 +45,10 @@ export const inboxRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Server-sent events: `thread` whenever a conversation of this widget changes (new message or take-over). */
   app.get(
     `${base}/events`,
-    { config: { ...subaccountAccess('viewer', fromConnection), ...streamSlot() }, schema: { tags, params: ZParams } },
+    {
+      config: { ...subaccountAccess('viewer', fromConnection, { client: 'read' }), ...streamSlot() },
+      schema: { tags, params: ZParams },
+    },
     async (request, reply) => {
       const { subaccountId } = tenantOf(request);
       const connection = await service.widgetOf(deps, subaccountId, request.params.connectionId);
@@ -74,7 +77,7 @@ export const inboxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${base}/:threadId`,
     {
-      config: subaccountAccess('viewer', fromConnection),
+      config: subaccountAccess('viewer', fromConnection, { client: 'read' }),
       schema: { tags, params: ZThreadParams, response: { 200: ZInboxTranscript } },
     },
     async (request) =>
@@ -84,7 +87,7 @@ export const inboxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     `${base}/:threadId/takeover`,
     {
-      config: subaccountAccess('member', fromConnection),
+      config: subaccountAccess('member', fromConnection, { client: 'inbox' }),
       schema: { tags, params: ZThreadParams, body: ZTakeoverRequest, response: { 200: ZInboxTranscript } },
     },
     async (request) =>
@@ -101,7 +104,7 @@ export const inboxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     `${base}/:threadId/messages`,
     {
-      config: subaccountAccess('member', fromConnection),
+      config: subaccountAccess('member', fromConnection, { client: 'inbox' }),
       schema: { tags, params: ZThreadParams, body: ZHumanReplyRequest, response: { 200: ZInboxTranscript } },
     },
     async (request) =>

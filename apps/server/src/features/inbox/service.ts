@@ -34,11 +34,12 @@ export const listThreads = async (
 export const transcript = async (deps: Deps, subaccountId: string, connectionId: string, threadId: string) => {
   const { thread } = await threadOf(deps, subaccountId, connectionId, threadId);
   const full = await getThreadWithMessages(deps.db, subaccountId, thread.threadId);
-  const messages = (full?.messages ?? []).map(({ id, role, content, toolCalls, createdAt }) => ({
+  const messages = (full?.messages ?? []).map(({ id, role, content, toolCalls, source, createdAt }) => ({
     id,
     role,
     content,
     toolCalls,
+    source: source ?? null,
     createdAt,
   }));
   return { thread, messages };
@@ -79,7 +80,7 @@ export const sendHumanReply = async (
     });
   for (const url of mediaUrls) await checkMedia(deps, url, 'mediaUrls');
   // SMS, WhatsApp and Instagram answers also go out to the contact (refused before storing when they cannot).
-  const send = messaging ? await humanReplyDelivery(deps, connectionId, thread.contactIdentifier) : null;
+  const send = messaging ? await humanReplyDelivery(deps, connectionId, thread.contactIdentifier, content) : null;
   if (!thread.handledByUserId) await setThreadHandler(deps.db, { subaccountId, threadId: thread.threadId, userId });
   // The transcript shows the attachment as a link under the text.
   const shown = mediaUrls.length

@@ -131,7 +131,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/agents/:agentId/app-tools',
     {
-      config: subaccountAccess('viewer', fromAgentParam()),
+      config: subaccountAccess('viewer', fromAgentParam(), { client: 'read' }),
       schema: { tags, params: z.object({ agentId: z.string().max(64) }), response: { 200: ZAppToolGroupsResponse } },
     },
     async (request, reply) => {

@@ -1,6 +1,4 @@
-import { createOpenAI } from '@ai-sdk/openai';
 import { EMBEDDING_DIMENSIONS, type TProviderId } from '@switchboard/core';
-import { embedMany } from 'ai';
 import type { Deps } from '../../platform/deps';
 import { defineReaction } from '../../platform/domain-events';
 import { providerFetchFor } from '../../platform/outbound';
@@ -33,6 +31,8 @@ export const embedderFor = (
   return embedders.getOrLoad(`${accountId}:${provider}`, async () => {
     const credentials = await providerCredentials(deps, accountId, provider);
     if (!credentials) return null;
+    // The SDKs are loaded on first use: a server whose accounts have no OpenAI key never holds them.
+    const [{ createOpenAI }, { embedMany }] = await Promise.all([import('@ai-sdk/openai'), import('ai')]);
     const model = createOpenAI({
       apiKey: credentials.apiKey,
       baseURL: credentials.baseUrl ?? deps.env.OPENAI_BASE_URL,
@@ -60,6 +60,7 @@ export const embedderFor = (
 export const dropEmbeddersOnKeyChange = defineReaction({
   event: 'provider_key.changed',
   name: 'knowledge.drop-embedders',
+  runs: 'every-process',
   handle: async (_deps, { accountId }) => {
     embedders.deleteWhere((key) => key.startsWith(`${accountId}:`));
   },

@@ -36,7 +36,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/agents/:agentId/websites',
     {
-      config: subaccountAccess('member', fromAgentParam()),
+      config: subaccountAccess('member', fromAgentParam(), { client: 'editAgents' }),
       schema: { tags, params: ZParams, body: ZAddWebsiteRequest, response: { 201: ZAddWebsiteResponse } },
     },
     async (request, reply) => {
@@ -55,7 +55,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/agents/:agentId/documents',
     {
-      config: subaccountAccess('viewer', fromAgentParam()),
+      config: subaccountAccess('viewer', fromAgentParam(), { client: 'read' }),
       schema: { tags, params: ZParams, response: { 200: ZKnowledgeDocumentList } },
     },
     async (request) => {
@@ -71,7 +71,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/agents/:agentId/documents',
     {
-      config: subaccountAccess('member', fromAgentParam()),
+      config: subaccountAccess('member', fromAgentParam(), { client: 'editAgents' }),
       schema: { tags, params: ZParams, consumes: ['multipart/form-data'], response: { 201: ZKnowledgeDocument } },
     },
     async (request, reply) => {
@@ -101,7 +101,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/agents/:agentId/documents/:documentId',
     {
-      config: subaccountAccess('member', fromAgentParam()),
+      config: subaccountAccess('member', fromAgentParam(), { client: 'editAgents' }),
       schema: { tags, params: ZParams.extend({ documentId: z.string().max(64) }) },
     },
     async (request, reply) => {

@@ -3,6 +3,7 @@ import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { seedAgent } from '../agents/seed';
 import { usageLogs } from '../billing/schema';
+import { channelMessages } from '../channels/schema';
 import { connections } from '../connections/schema';
 import { messages, threads } from '../conversations/schema';
 import { evaluationConversations, evaluationRuns } from '../evaluation/schema';
@@ -42,6 +43,27 @@ const message = async (threadId: string, at: string, role: 'user' | 'assistant' 
     .insert(messages)
     .values({ id: id('msg'), threadId, subaccountId: sub, role, content: 'x', createdAt: new Date(at) });
 
+/** A message the SMS connection received or sent (unsent outbound ones do not count). */
+const smsMessage = (
+  direction: 'inbound' | 'outbound',
+  source: 'agent' | 'person' | 'campaign' | 'keyword' | null,
+  at: string,
+  { phone = '+15551230001', sent = true } = {},
+) =>
+  t.deps.db.insert(channelMessages).values({
+    id: id('cms'),
+    subaccountId,
+    connectionId: 'con_dashsms',
+    direction,
+    contactPhone: phone,
+    body: 'x',
+    status: direction === 'inbound' ? 'received' : sent ? 'sent' : 'failed',
+    source,
+    transport: 'sandbox',
+    sentAt: direction === 'outbound' && sent ? new Date(at) : null,
+    createdAt: new Date(at),
+  });
+
 beforeAll(async () => {
   t = await startTestApp();
   const agency = await seedAgency(t.deps.db, DEMO_AGENCY);
@@ -78,9 +100,21 @@ beforeAll(async () => {
   await message(widget, '2026-04-01T10:00:01Z'); // after the moment asked about: nowhere
   const widget2 = await thread({ channel: 'widget', ref: 'wgt_dashwidget' });
   await message(widget2, '2026-04-01T08:00:00Z');
+  await t.deps.db.insert(connections).values({
+    id: 'con_dashsms',
+    subaccountId,
+    accountId,
+    type: 'sms',
+    name: 'Clinic SMS',
+    widgetId: 'con_dashsms',
+    buildId: agentId,
+    settings: {} as never,
+  });
+  // An SMS thread's own messages are not counted: the channel's messages are (below).
   const sms = await thread({ channel: 'sms', ref: 'con_dashsms' });
-  await message(sms, '2026-03-15T12:00:00Z'); // the chart only
-  await message(sms, '2026-03-02T23:59:59Z'); // older than 30 days: nowhere
+  await message(sms, '2026-04-01T06:00:00Z');
+  await smsMessage('inbound', null, '2026-03-15T12:00:00Z'); // the chart only
+  await smsMessage('inbound', null, '2026-03-02T23:59:59Z'); // older than 30 days: nowhere
   const test = await thread({ channel: 'test' });
   await message(test, '2026-04-01T05:00:00Z'); // the agency's own test chat: left out
   const foreign = await thread({ channel: 'widget', ref: 'wgt_dashwidget', sub: otherSubaccountId });
@@ -151,6 +185,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const by = (counts: Partial<Record<'received' | 'agent' | 'person' | 'campaign' | 'keyword', number>>) => ({
+  received: 0,
+  agent: 0,
+  person: 0,
+  campaign: 0,
+  keyword: 0,
+  ...counts,
+});
+
 describe('the connection dashboard', () => {
   it('counts conversations and messages per channel exactly across day, week and month boundaries', async () => {
     const figures = await connectionDashboard(t.deps.db, { subaccountId, accountId }, NOW);
@@ -162,15 +205,15 @@ describe('the connection dashboard', () => {
     expect(figures.channels).toEqual([
       {
         channel: 'sms',
-        today: { conversations: 0, messages: 0 },
-        week: { conversations: 0, messages: 0 },
-        month: { conversations: 0, messages: 0 },
+        today: { conversations: 0, messages: 0, sources: by({}) },
+        week: { conversations: 0, messages: 0, sources: by({}) },
+        month: { conversations: 0, messages: 0, sources: by({}) },
       },
       {
         channel: 'widget',
-        today: { conversations: 2, messages: 3 },
-        week: { conversations: 2, messages: 5 },
-        month: { conversations: 2, messages: 3 },
+        today: { conversations: 2, messages: 3, sources: by({ received: 2, agent: 1 }) },
+        week: { conversations: 2, messages: 5, sources: by({ received: 3, agent: 2 }) },
+        month: { conversations: 2, messages: 3, sources: by({ received: 2, agent: 1 }) },
       },
     ]);
     expect(figures.series).toEqual([
@@ -208,12 +251,38 @@ describe('the connection dashboard', () => {
     const widget = figures.channels.find((entry) => entry.channel === 'widget');
     expect(widget).toEqual({
       channel: 'widget',
-      today: { conversations: 1, messages: 1 },
-      week: { conversations: 1, messages: 2 },
-      month: { conversations: 1, messages: 3 },
+      today: { conversations: 1, messages: 1, sources: by({ received: 1 }) },
+      week: { conversations: 1, messages: 2, sources: by({ received: 1, agent: 1 }) },
+      month: { conversations: 1, messages: 3, sources: by({ received: 2, agent: 1 }) },
     });
-    expect(figures.channels.find((entry) => entry.channel === 'sms')?.month).toEqual({ conversations: 1, messages: 2 });
+    expect(figures.channels.find((entry) => entry.channel === 'sms')?.month).toEqual({
+      conversations: 1,
+      messages: 2,
+      sources: by({ received: 2 }),
+    });
     expect(figures.credits).toEqual({ today: 2.25, month: 2.25 });
+  });
+
+  it('counts every message an SMS channel sent and received, by who sent it', async () => {
+    const day = '2026-04-02T';
+    const at = new Date(`${day}12:00:00Z`);
+    // A campaign of 50, one reply answered by the agent and then a person, a STOP and its confirmation.
+    for (let i = 0; i < 50; i += 1)
+      await smsMessage('outbound', 'campaign', `${day}09:00:00Z`, { phone: `+1555999${String(i).padStart(4, '0')}` });
+    await smsMessage('outbound', 'campaign', `${day}09:00:01Z`, { phone: '+15559998888', sent: false });
+    await smsMessage('inbound', null, `${day}10:00:00Z`, { phone: '+15559990001' });
+    await smsMessage('outbound', 'agent', `${day}10:00:01Z`, { phone: '+15559990001' });
+    await smsMessage('outbound', 'person', `${day}10:05:00Z`, { phone: '+15559990001' });
+    await smsMessage('inbound', null, `${day}10:10:00Z`, { phone: '+15559990002' });
+    await smsMessage('outbound', 'keyword', `${day}10:10:01Z`, { phone: '+15559990002' });
+    const figures = await connectionDashboard(t.deps.db, { subaccountId, accountId }, at);
+    const sms = figures.channels.find((entry) => entry.channel === 'sms');
+    expect(sms?.today).toEqual({
+      conversations: 2,
+      messages: 55,
+      sources: by({ received: 2, agent: 1, person: 1, campaign: 50, keyword: 1 }),
+    });
+    expect(figures.series).toContainEqual({ day: '2026-04-02', channel: 'sms', messages: 55 });
   });
 
   it('answers members of the sub-account and 404 to another tenant', async () => {

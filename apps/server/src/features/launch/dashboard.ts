@@ -4,11 +4,19 @@
  * calendar month; the chart covers the last 30 days). Test and evaluation threads are left out:
  * they are the agency's own, not its clients' visitors.
  */
-import type { TConnectionDashboard } from '@switchboard/core';
+import { MESSAGE_SOURCES, type TConnectionDashboard, type TMessageSender } from '@switchboard/core';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 
 const SERIES_DAYS = 30;
+const PERIOD_KEYS = ['today', 'week', 'month'] as const;
+const MESSAGING_LIST = "'sms', 'whatsapp', 'instagram'";
+/** Messages of each period by who sent them (fixed names: no input reaches this SQL). */
+const SOURCE_COLUMNS = PERIOD_KEYS.flatMap((period) =>
+  MESSAGE_SOURCES.map(
+    (source) => `coalesce(sum(r.${period}) FILTER (WHERE r.source = '${source}'), 0)::int AS ${source}_${period}`,
+  ),
+).join(',\n        ');
 
 interface DashboardRow {
   bounds: { now: string; today: string; week: string; month: string } | string;
@@ -41,10 +49,10 @@ export const connectionDashboard = async (
           AT TIME ZONE 'UTC' AS series_start
       FROM n
     ),
-    -- One pass over the period's messages (index on sub-account and time), grouped by thread and
-    -- day before the join, so the thread of each message is looked up once per thread and day.
+    -- One pass over the period's messages (index on sub-account and time), grouped by thread, day
+    -- and role before the join, so the thread of each message is looked up once per thread and day.
     per_thread_day AS (
-      SELECT m.thread_id, date_trunc('day', m.created_at AT TIME ZONE 'UTC') AS day,
+      SELECT m.thread_id, date_trunc('day', m.created_at AT TIME ZONE 'UTC') AS day, m.role,
         count(*) FILTER (WHERE m.created_at >= b.series_start)::int AS in_series,
         count(*) FILTER (WHERE m.created_at >= b.today)::int AS today,
         count(*) FILTER (WHERE m.created_at >= b.week)::int AS week,
@@ -53,7 +61,7 @@ export const connectionDashboard = async (
       FROM b, messages m
       WHERE m.subaccount_id = ${tenant.subaccountId}
         AND m.created_at >= least(b.week, b.month, b.series_start) AND m.created_at <= b.n
-      GROUP BY 1, 2
+      GROUP BY 1, 2, 3
     ),
     recent AS (
       SELECT p.*, t.channel, t.channel_ref
@@ -61,20 +69,48 @@ export const connectionDashboard = async (
       JOIN threads t ON t.id = p.thread_id
       WHERE t.channel NOT IN ('test', 'evaluation')
     ),
+    -- Chat channels: their threads' messages (a conversation is a thread with a message).
+    threaded AS (
+      SELECT r.channel, r.thread_id AS conversation, r.day,
+        CASE r.role WHEN 'user' THEN 'received' WHEN 'human' THEN 'person' ELSE 'agent' END AS source,
+        r.in_series, r.today, r.week, r.month
+      FROM recent r
+      WHERE r.channel NOT IN (${sql.raw(MESSAGING_LIST)})
+    ),
+    -- SMS, WhatsApp and Instagram: every message the channel received or sent (campaigns and
+    -- keyword confirmations included, which belong to no agent turn); a conversation is a contact
+    -- who wrote in the period.
+    messaging AS (
+      SELECT c.type AS channel,
+        CASE WHEN cm.direction = 'inbound' THEN c.id || ' ' || cm.contact_phone END AS conversation,
+        date_trunc('day', cm.created_at AT TIME ZONE 'UTC') AS day,
+        CASE WHEN cm.direction = 'inbound' THEN 'received' ELSE coalesce(cm.source, 'agent') END AS source,
+        count(*) FILTER (WHERE cm.created_at >= b.series_start)::int AS in_series,
+        count(*) FILTER (WHERE cm.created_at >= b.today)::int AS today,
+        count(*) FILTER (WHERE cm.created_at >= b.week)::int AS week,
+        count(*) FILTER (WHERE cm.created_at >= b.month)::int AS month
+      FROM b CROSS JOIN connections c JOIN channel_messages cm ON cm.connection_id = c.id
+      WHERE c.subaccount_id = ${tenant.subaccountId} AND c.type IN (${sql.raw(MESSAGING_LIST)})
+        AND cm.created_at >= least(b.week, b.month, b.series_start) AND cm.created_at <= b.n
+        AND (cm.direction = 'inbound' OR cm.sent_at IS NOT NULL)
+      GROUP BY 1, 2, 3, 4
+    ),
+    counted AS (SELECT * FROM threaded UNION ALL SELECT * FROM messaging),
     channel_counts AS (
       SELECT r.channel,
         sum(r.today)::int AS messages_today,
-        count(DISTINCT r.thread_id) FILTER (WHERE r.today > 0)::int AS conversations_today,
+        count(DISTINCT r.conversation) FILTER (WHERE r.today > 0)::int AS conversations_today,
         sum(r.week)::int AS messages_week,
-        count(DISTINCT r.thread_id) FILTER (WHERE r.week > 0)::int AS conversations_week,
+        count(DISTINCT r.conversation) FILTER (WHERE r.week > 0)::int AS conversations_week,
         sum(r.month)::int AS messages_month,
-        count(DISTINCT r.thread_id) FILTER (WHERE r.month > 0)::int AS conversations_month
-      FROM recent r
+        count(DISTINCT r.conversation) FILTER (WHERE r.month > 0)::int AS conversations_month,
+        ${sql.raw(SOURCE_COLUMNS)}
+      FROM counted r
       GROUP BY r.channel
     ),
     series AS (
       SELECT to_char(r.day, 'YYYY-MM-DD') AS day, r.channel, sum(r.in_series)::int AS messages
-      FROM recent r
+      FROM counted r
       WHERE r.in_series > 0
       GROUP BY 1, 2
     ),
@@ -153,12 +189,16 @@ export const connectionDashboard = async (
     subaccountId: tenant.subaccountId,
     generatedAt: iso(bounds.now),
     periods: { today: iso(bounds.today), week: iso(bounds.week), month: iso(bounds.month) },
-    channels: channels.map((entry) => ({
-      channel: String(entry.channel),
-      today: { conversations: Number(entry.conversations_today), messages: Number(entry.messages_today) },
-      week: { conversations: Number(entry.conversations_week), messages: Number(entry.messages_week) },
-      month: { conversations: Number(entry.conversations_month), messages: Number(entry.messages_month) },
-    })),
+    channels: channels.map((entry) => {
+      const counts = (period: (typeof PERIOD_KEYS)[number]) => ({
+        conversations: Number(entry[`conversations_${period}`]),
+        messages: Number(entry[`messages_${period}`]),
+        sources: Object.fromEntries(
+          MESSAGE_SOURCES.map((source) => [source, Number(entry[`${source}_${period}`])]),
+        ) as Record<TMessageSender, number>,
+      });
+      return { channel: String(entry.channel), today: counts('today'), week: counts('week'), month: counts('month') };
+    }),
     widgets: json<TConnectionDashboard['widgets']>(row.widgets),
     credits: { today: credit(credits.today), month: credit(credits.month) },
     openTakeovers: Number(row.takeovers),

@@ -59,7 +59,24 @@ const item = (key: string, label: string, done: boolean, required = true): TChec
   required,
 });
 
-const checklistOf = (type: TLaunchChannel, facts: ConnectionFacts, sandbox: boolean): TChecklistItem[] => {
+/** Errors of the channel itself (its provider refused it, or sends fail), not of the plan or the agent. */
+const NOT_CHANNEL_ERRORS = new Set(['BILLING_ACTIVE_SUBSCRIPTION_REQUIRED', 'BUILD_NOT_FOUND']);
+
+/**
+ * The credentials step of a channel: done when they were verified, unless the channel is in error
+ * now, which the step then says with the error's message.
+ */
+const credentialsItem = (key: string, label: string, verified: boolean, error: TRecordError | null) =>
+  error && !NOT_CHANNEL_ERRORS.has(error.code)
+    ? item(key, `Channel in error (${error.code}): ${error.message}`, false)
+    : item(key, label, verified);
+
+const checklistOf = (
+  type: TLaunchChannel,
+  facts: ConnectionFacts,
+  sandbox: boolean,
+  error: TRecordError | null,
+): TChecklistItem[] => {
   const agent = item('agent', 'Agent chosen', Boolean(facts.buildId));
   if (type === 'website-widget' || type === 'website-block')
     return [
@@ -74,12 +91,17 @@ const checklistOf = (type: TLaunchChannel, facts: ConnectionFacts, sandbox: bool
   if (type === 'instagram')
     return [
       agent,
-      item('account', 'Instagram account connected', Boolean(text(account.external_account_id) || account.verified_at)),
+      credentialsItem(
+        'account',
+        'Instagram account connected',
+        Boolean(text(account.external_account_id) || account.verified_at),
+        error,
+      ),
       item('webhook', 'Webhook received', Boolean(account.webhook_verified_at) || facts.reached),
     ];
   return [
     agent,
-    item('credentials', 'Twilio credentials verified', Boolean(account.verified_at)),
+    credentialsItem('credentials', 'Twilio credentials verified', Boolean(account.verified_at), error),
     item('sender', 'Sender number set', Boolean(text(account.sender_phone) || text(account.messaging_service_sid))),
     item('webhook', 'Webhook received', facts.reached),
   ];
@@ -121,9 +143,9 @@ export const toRecord = (facts: ConnectionFacts, options: { sandboxOn: boolean }
   const type = facts.type;
   const account = facts.account ?? {};
   const sandbox = account.transport === 'sandbox';
-  const checklist = checklistOf(type, facts, sandbox);
   const off = sandbox && !options.sandboxOn ? sandboxOffState(type) : null;
   const error = off ? recordError(off.statusCode, off.statusMessage) : errorOf(type, facts);
+  const checklist = checklistOf(type, facts, sandbox, error);
   let status: TConnectionRecordStatus;
   if (facts.pausedAt) status = 'paused';
   else if (account.status === 'pending_connection') status = 'pending_connection';

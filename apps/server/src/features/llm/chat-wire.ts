@@ -1,7 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import { InvalidResponseDataError, type LanguageModelV3, type LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import { APICallError } from 'ai';
+import {
+  APICallError,
+  InvalidResponseDataError,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+} from '@ai-sdk/provider';
 import { AppError } from '../../platform/errors';
 import { outboundSenderOf, type SendOutbound } from '../../platform/outbound';
 

@@ -5,15 +5,23 @@ import { GroupCommit } from '../../platform/group-commit';
 import { newId } from '../../platform/ids';
 import { TtlCache } from '../../platform/ttl-cache';
 import { assertWithinAllowance } from '../billing/allowances';
-import { debitUsages, type HoldRequest, reserveHolds, spendableBalance, type UsageInput } from '../billing/ledger';
+import {
+  debitUsages,
+  type HoldRequest,
+  reserveHolds,
+  settleHolds,
+  spendableBalance,
+  type UsageInput,
+} from '../billing/ledger';
 
 /**
  * The gateway's side of the credit ledger. Before a model call, reserveCredits holds the call's
  * estimated cost (a row in credit_holds, admitted only when the balance less the holds of calls
  * in flight covers it); after the call, meter() debits the real cost and removes the hold in the
  * same transaction, and releaseCredits() removes it when the call failed. Reservations asked for
- * at the same moment share one transaction per account (group commit); metering is gathered for
- * a second off the caller's path, idempotent by key and awaited by flushMetering().
+ * at the same moment share one transaction per account (group commit); metering is gathered (up
+ * to five seconds, or a batch) off the caller's path, idempotent by key and awaited by
+ * flushMetering().
  */
 
 /**
@@ -81,6 +89,22 @@ const dropLocalHold = (holdId: string | null | undefined) => {
   }
 };
 
+/**
+ * A finished call's hold counts its metered cost instead of its estimate at once, before metering
+ * writes the debit (up to its window later): a call that cost less than it held no longer makes
+ * the next call wait for the debit, nor a client's allowance refuse early.
+ */
+const finishLocalHold = (holdId: string, cost: number) => {
+  const hold = localHolds.get(holdId);
+  if (!hold) return;
+  const freed = hold.amount - Math.max(0, cost);
+  hold.amount -= freed;
+  heldBy.set(hold.accountId, (heldBy.get(hold.accountId) ?? 0) - freed);
+  if (hold.subaccountId) {
+    heldBySubaccount.set(hold.subaccountId, (heldBySubaccount.get(hold.subaccountId) ?? 0) - freed);
+  }
+};
+
 /** After a debit committed: the balance read is stale (its version moves on), then the hold goes. */
 const settleLocal = (usage: UsageInput) => {
   versions.set(usage.accountId, (versions.get(usage.accountId) ?? 0) + 1);
@@ -115,6 +139,8 @@ export const reserveCredits = async (
 ): Promise<string> => {
   const estimate = Math.max(0, input.estimate);
   const subaccountId = input.subaccountId ?? null;
+  // The account's calls that just finished count their cost, not their estimate.
+  await settling.get(input.accountId);
   // The client's monthly allowance first (a cached lookup when it has none).
   await assertWithinAllowance(
     deps,
@@ -140,19 +166,52 @@ export const reserveCredits = async (
   return request.id;
 };
 
+/**
+ * On PostgreSQL the holds are rows: finished calls' holds are set to their cost in one statement per
+ * turn (settleHolds). A reservation of the account waits for the statement of its calls already
+ * finished, so in this process the next call always sees them at their cost; other processes see
+ * it once the statement has run.
+ */
+const holdSettlers = new WeakMap<Deps['db'], GroupCommit<{ id: string; cost: number }>>();
+const settling = new Map<string, Promise<void>>();
+
+const settleHoldSoon = (deps: Deps, accountId: string, id: string, cost: number) => {
+  let settler = holdSettlers.get(deps.db);
+  if (!settler) {
+    settler = new GroupCommit((holds) => settleHolds(deps, holds), { concurrency: 2 });
+    holdSettlers.set(deps.db, settler);
+  }
+  const done = settler
+    .add({ id, cost })
+    .catch((error) => deps.log.warn({ err: error, holdId: id }, 'settling a finished call hold failed'));
+  const waited = Promise.all([settling.get(accountId), done]).then(() => undefined);
+  settling.set(accountId, waited);
+  void waited.finally(() => {
+    if (settling.get(accountId) === waited) settling.delete(accountId);
+  });
+};
+
 const writers = new WeakMap<Deps['db'], GroupCommit<UsageInput>>();
 const active = new Set<GroupCommit<UsageInput>>();
-/** How long metering gathers model calls before writing them. */
-const METERING_WINDOW_MS = 1000;
+/**
+ * How long metering gathers model calls at most before writing them, and how many calls written
+ * together start a write at once. A busy server fills a batch within a second and writes as it
+ * did with a one-second window; a quiet one (a single conversation: a call every 60 ms) pays the
+ * transaction's fixed work (the account's lock, its grants and keys) once for five seconds of calls
+ * instead of once a second. A process killed outright loses the calls it had not written yet, as
+ * before; when calls are few, that is now up to five seconds of them.
+ */
+const METERING_WINDOW_MS = 5000;
+export const METERING_BATCH = { embedded: 50, pooled: 500 };
 
 /**
- * On the embedded database every statement runs on the main thread, so a second's calls are
- * debited in transactions of up to EMBEDDED_DEBIT_CALLS with a turn of the event loop between
- * them: a reply that waits for its message write meanwhile waits for one of them, not for the
+ * On the embedded database every statement runs on the main thread, so the calls gathered are
+ * debited in transactions of up to EMBEDDED_DEBIT_CALLS (a batch) with a turn of the event loop
+ * between them: a reply that waits for its message write meanwhile waits for one of them, not for the
  * whole second's (at a chat's pace, half of it). Smaller ones would cost more work per call: each
  * transaction also locks the account and reads its grants and keys.
  */
-const EMBEDDED_DEBIT_CALLS = 50;
+const EMBEDDED_DEBIT_CALLS = METERING_BATCH.embedded;
 
 /** Debits a batch: one ledger transaction per account (per EMBEDDED_DEBIT_CALLS on PGlite). */
 const writeUsages = (deps: Deps) => async (usages: UsageInput[]) => {
@@ -178,7 +237,10 @@ const writeUsages = (deps: Deps) => async (usages: UsageInput[]) => {
 const meteringWriter = (deps: Deps) => {
   let writer = writers.get(deps.db);
   if (!writer) {
-    writer = new GroupCommit(writeUsages(deps), { delayMs: METERING_WINDOW_MS });
+    writer = new GroupCommit(writeUsages(deps), {
+      delayMs: METERING_WINDOW_MS,
+      maxBatch: embedded(deps) ? METERING_BATCH.embedded : METERING_BATCH.pooled,
+    });
     writers.set(deps.db, writer);
     active.add(writer);
   }
@@ -186,12 +248,16 @@ const meteringWriter = (deps: Deps) => {
 };
 
 /**
- * Debits a model call off the caller's path and removes its hold: the calls of a second share one
- * ledger transaction per account (group commit), exactly once by idempotency key. A failure is
+ * Debits a model call off the caller's path and removes its hold: the calls gathered together share
+ * one ledger transaction per account (group commit), exactly once by idempotency key. A failure is
  * logged (the hold then lapses at its end); flushMetering() waits for the writes.
  */
 export const meter = (deps: Deps, usage: UsageInput): void => {
   const local = embedded(deps);
+  if (usage.holdId && !usage.releaseOnly) {
+    if (local) finishLocalHold(usage.holdId, usage.credits);
+    else settleHoldSoon(deps, usage.accountId, usage.holdId, usage.credits);
+  }
   meteringWriter(deps)
     .add(usage)
     .then(

@@ -10,17 +10,7 @@ import {
   PROVIDER_LABELS,
   type TKeyedProviderId,
 } from '@switchboard/core';
-import {
-  generateText,
-  jsonSchema,
-  type ModelMessage,
-  NoObjectGeneratedError,
-  Output,
-  stepCountIs,
-  streamText,
-  type ToolChoice,
-  type ToolSet,
-} from 'ai';
+import type { generateText, ModelMessage, ToolChoice, ToolSet } from 'ai';
 import type { ZodType } from 'zod';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
@@ -30,6 +20,7 @@ import { mapProviderError } from '../providers/errors';
 import { listProviderKeys } from '../providers/repo';
 import { chatWireOf, type PlainCallResult } from './chat-wire';
 import { meter, releaseCredits, reserveCredits } from './credits';
+import { schemaValidator } from './json-schema';
 import { resolveModel } from './models';
 
 /**
@@ -182,6 +173,8 @@ const callPlain = async (
 };
 
 export async function runModel(deps: Deps, input: RunModelInput): Promise<RunModelResult> {
+  // The AI SDK is loaded by the first model call (a server at rest does not hold it).
+  const { generateText, jsonSchema, NoObjectGeneratedError, Output, stepCountIs, streamText } = await import('ai');
   const resolved = await resolveModel(deps, input.accountId, input.choice, { strict: input.strict });
   const promptText = `${input.system ?? ''}\n${input.messages.map((message) => message.content).join('\n')}${
     input.modelMessages ? `\n${JSON.stringify(input.modelMessages)}` : ''
@@ -230,7 +223,10 @@ export async function runModel(deps: Deps, input: RunModelInput): Promise<RunMod
       const output = input.schema
         ? Output.object({ schema: input.schema })
         : input.json?.schema
-          ? Output.object({ schema: jsonSchema(input.json.schema), name: input.json.name })
+          ? Output.object({
+              schema: jsonSchema(input.json.schema, { validate: schemaValidator(input.json.schema) }),
+              name: input.json.name,
+            })
           : Output.json();
       const result = await generateText({
         ...common,

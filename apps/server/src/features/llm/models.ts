@@ -1,6 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { OFFLINE_MODEL_ID, type TProviderId } from '@switchboard/core';
 import { decryptSecret } from '../../platform/crypto';
@@ -19,6 +16,7 @@ const keyRows = new TtlCache<{ row: ProviderKeyRow | null; apiKey: string }>(10_
 export const dropKeysOnChange = defineReaction({
   event: 'provider_key.changed',
   name: 'llm.drop-provider-keys',
+  runs: 'every-process',
   handle: async (_deps, { accountId }) => {
     keyRows.deleteWhere((key) => key.startsWith(`${accountId}:`));
   },
@@ -36,44 +34,58 @@ export interface ProviderCredentials {
   baseUrl: string | null;
 }
 
-const createProviderModel = (
+/**
+ * A provider's AI SDK model. Each provider's SDK is loaded on first use, so a server whose accounts
+ * use the offline model (or one provider) does not hold the others in memory.
+ */
+const createProviderModel = async (
   deps: Deps,
   provider: Exclude<TProviderId, 'offline'>,
   model: string,
   credentials: ProviderCredentials,
-): LanguageModelV3 => {
+): Promise<LanguageModelV3> => {
   const { apiKey } = credentials;
   const fetch = providerFetchFor(deps.env, credentials.baseUrl);
   switch (provider) {
-    case 'openai':
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
       return createOpenAI({
         apiKey,
         baseURL: credentials.baseUrl ?? deps.env.OPENAI_BASE_URL,
         fetch,
       }).chat(model);
-    case 'anthropic':
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
       return createAnthropic({
         apiKey,
         baseURL: credentials.baseUrl ?? deps.env.ANTHROPIC_BASE_URL,
         fetch,
       })(model);
-    case 'openrouter':
+    }
+    case 'openrouter': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: 'openrouter',
         apiKey,
         baseURL: credentials.baseUrl ?? deps.env.OPENROUTER_BASE_URL,
         includeUsage: true,
+        // JSON schemas reach the model as response_format json_schema (docs/features/evaluation.md).
+        supportsStructuredOutputs: true,
         fetch,
       }).chatModel(model);
-    case 'compatible':
+    }
+    case 'compatible': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: 'compatible',
         apiKey: apiKey || undefined,
         baseURL: credentials.baseUrl ?? '',
         includeUsage: true,
-        supportsStructuredOutputs: false,
+        supportsStructuredOutputs: true,
         fetch,
       }).chatModel(model);
+    }
   }
 };
 
@@ -81,18 +93,18 @@ const createProviderModel = (
 const models = new TtlCache<LanguageModelV3>(10 * 60_000, 1000);
 
 /** The AI SDK model of a provider with explicit credentials (used for calls and for key checks). */
-export const providerModel = (
+export const providerModel = async (
   deps: Deps,
   provider: Exclude<TProviderId, 'offline'>,
   model: string,
   credentials: ProviderCredentials,
-): LanguageModelV3 => {
+): Promise<LanguageModelV3> => {
   const { OPENAI_BASE_URL, ANTHROPIC_BASE_URL, OPENROUTER_BASE_URL } = deps.env;
   const defaults = [OPENAI_BASE_URL, ANTHROPIC_BASE_URL, OPENROUTER_BASE_URL];
   const key = JSON.stringify([provider, model, credentials.apiKey, credentials.baseUrl, defaults]);
   const found = models.get(key);
   if (found) return found;
-  const created = createProviderModel(deps, provider, model, credentials);
+  const created = await createProviderModel(deps, provider, model, credentials);
   models.set(key, created);
   return created;
 };
@@ -155,7 +167,7 @@ export const resolveModel = async (
     if (options.strict && !(row && (row.encryptedKey || row.baseUrl))) throw noApiKeyError(provider);
     if (row && (row.encryptedKey || row.baseUrl)) {
       return {
-        model: providerModel(deps, choice.provider, choice.model, { apiKey, baseUrl: row.baseUrl }),
+        model: await providerModel(deps, choice.provider, choice.model, { apiKey, baseUrl: row.baseUrl }),
         modelId: choice.model,
         offline: false,
       };

@@ -1,6 +1,4 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { createOutboundFetch, type OutboundPolicy, policyOf } from '../../platform/outbound';
@@ -48,7 +46,21 @@ const mcpFetch = (deps: Deps): typeof fetch => {
   return created;
 };
 
-const describe = (error: unknown): McpConnectionError | AppError => {
+/** The MCP SDK's client, loaded on first use: a server whose agents use no MCP tools never holds it. */
+const loadClientSdk = async () => {
+  const [{ UnauthorizedError }, { Client }, { StreamableHTTPClientTransport, StreamableHTTPError }] = await Promise.all(
+    [
+      import('@modelcontextprotocol/sdk/client/auth.js'),
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ],
+  );
+  return { UnauthorizedError, Client, StreamableHTTPClientTransport, StreamableHTTPError };
+};
+type ClientSdk = Awaited<ReturnType<typeof loadClientSdk>>;
+
+const describe = (error: unknown, sdk: ClientSdk): McpConnectionError | AppError => {
+  const { UnauthorizedError, StreamableHTTPError } = sdk;
   if (error instanceof AppError) return error;
   if (error instanceof UnauthorizedError || (error instanceof StreamableHTTPError && error.code === 401)) {
     return new McpConnectionError('The MCP server refused the request (401). Check the authentication headers.', true);
@@ -64,6 +76,8 @@ const describe = (error: unknown): McpConnectionError | AppError => {
 
 /** Opens a session, runs `work`, and always closes the transport. */
 const withClient = async <T>(deps: Deps, target: McpTarget, timeout: number, work: (client: Client) => Promise<T>) => {
+  const sdk = await loadClientSdk();
+  const { Client, StreamableHTTPClientTransport } = sdk;
   const client = new Client({ name: 'switchboard', version: '1.0.0' }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(new URL(target.url), {
     fetch: mcpFetch(deps),
@@ -73,7 +87,7 @@ const withClient = async <T>(deps: Deps, target: McpTarget, timeout: number, wor
     await client.connect(transport, { timeout });
     return await work(client);
   } catch (error) {
-    throw describe(error);
+    throw describe(error, sdk);
   } finally {
     await client.close().catch(() => undefined);
   }

@@ -1,5 +1,3 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { MCP_AGENT_TOOL_INPUT_DESCRIPTION, mcpToolNameOf } from '@switchboard/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -39,7 +37,17 @@ export const agentToolNames = (agents: { id: string; name: string }[]) => {
   });
 };
 
+/** The MCP SDK's server side, loaded on the first call of `/mcp` (most servers never serve one). */
+const loadServerSdk = async () => {
+  const [{ McpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
+  return { McpServer, StreamableHTTPServerTransport };
+};
+
 const buildServer = async (deps: Deps, tenant: Tenant) => {
+  const { McpServer } = await loadServerSdk();
   const server = new McpServer({ name: 'switchboard', version: '1.0.0' }, { capabilities: { tools: {} } });
   const { items } = await listAgents(deps.db, tenant.subaccountId, 1, 100);
   for (const { agent, name } of agentToolNames(items)) {
@@ -92,6 +100,7 @@ export const mcpEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
       throw new AppError('UNAUTHORIZED', 'Send a platform API key: Authorization: Bearer sk_sb_…');
     }
     const server = await buildServer(deps, tenantOf(request));
+    const { StreamableHTTPServerTransport } = await loadServerSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {

@@ -182,6 +182,29 @@ describe('MCP servers as tool sources', () => {
     }
   });
 
+  it('no longer shows "Connected" once a call finds the server down', async () => {
+    const flaky = await startMcpStub();
+    const server = await addServer({ name: 'Flaky', url: flaky.url });
+    expect(server.status).toBe('connected');
+    const agent = await createAgent('Flaky agent', [enabledFrom(server, 'GET_WEATHER')]);
+    const enabled = agent.enabledTools[0];
+    if (!enabled) throw new Error('not enabled');
+    await flaky.close();
+    const down = await runAppTool(t.deps, {
+      subaccountId: ours(),
+      tool: enabled,
+      input: { city: 'Oslo' },
+      origin: 'live',
+    });
+    expect(down).toMatchObject({ error: { code: 'TOOL_EXECUTION_FAILED' } });
+    const list = await api('GET', '/api/mcp-servers', cookie, ours());
+    const shown = (list.json().servers as TMcpServer[]).find((one) => one.id === server.id);
+    expect(shown?.status).toBe('failed');
+    expect(shown?.lastError).toContain('could not be reached');
+    const groups = await discoverAppTools(t.deps, ours());
+    expect(groups.find((group) => group.ownerId === server.id)?.status).toBe('failed');
+  });
+
   it('turns a tool result marked isError into TOOL_EXECUTION_FAILED with its message', async () => {
     const server = await addServer({ name: 'Flaky', url: stub.url });
     const agent = await createAgent('Flaky agent', [enabledFrom(server, 'ALWAYS_FAILS')]);

@@ -3,7 +3,7 @@ import { AppError } from '../../platform/errors';
 import { registerAppToolRunner } from '../agents/app-tools';
 import { callMcpTool, McpConnectionError } from './client';
 import type { StoredMcpTool } from './schema';
-import { findMcpServer, listMcpServerRows, mcpServerStates, targetOf, toolsOf } from './service';
+import { findMcpServer, listMcpServerRows, mcpServerStates, setMcpServerState, targetOf, toolsOf } from './service';
 
 /**
  * The 'mcp' app-tool runner: a sub-account's MCP servers are groups of tools (from the cached
@@ -45,10 +45,19 @@ export const registerMcpToolRunner = () =>
       if (!row) throw new AppError('TOOL_EXECUTION_FAILED', 'The MCP server of this tool was removed');
       const found = discoveredTool(row.discoveredTools, call.tool.slug);
       const name = found?.name ?? call.tool.slug;
+      // A call is also a check of the server: one that cannot be reached no longer shows "Connected",
+      // and one that answers again does.
       try {
-        return await callMcpTool(deps, targetOf(deps, row), name, call.input, call.signal);
+        const result = await callMcpTool(deps, targetOf(deps, row), name, call.input, call.signal);
+        if (row.status !== 'connected') await setMcpServerState(deps.db, row.id, 'connected', null);
+        return result;
       } catch (error) {
-        if (error instanceof McpConnectionError) throw new AppError('TOOL_EXECUTION_FAILED', error.message);
+        if (error instanceof McpConnectionError) {
+          if (!call.signal?.aborted) {
+            await setMcpServerState(deps.db, row.id, error.authRequired ? 'auth_required' : 'failed', error.message);
+          }
+          throw new AppError('TOOL_EXECUTION_FAILED', error.message);
+        }
         throw error;
       }
     },

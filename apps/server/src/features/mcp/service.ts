@@ -107,6 +107,19 @@ export const listMcpServerRows = (db: Db, subaccountId: string) =>
     .orderBy(asc(mcpServers.createdAt))
     .limit(MAX_SERVERS);
 
+/** Records what a tool call found out about the server: reachable again, or not (with why). */
+export const setMcpServerState = async (
+  db: Db | Tx,
+  serverId: string,
+  status: TMcpServerStatus,
+  lastError: string | null,
+) => {
+  await db
+    .update(mcpServers)
+    .set({ status, lastError: lastError?.slice(0, 500) ?? null, updatedAt: new Date() })
+    .where(eq(mcpServers.id, serverId));
+};
+
 /** Name and status of every MCP server of the sub-accounts (the Launch checklist). */
 export const mcpServerStates = (db: Db | Tx, subaccountIds: string[]) =>
   db

@@ -21,7 +21,7 @@ import { AppError } from '../../platform/errors';
 import type { Tenant } from '../../platform/guard';
 import { newId } from '../../platform/ids';
 import { pickModel } from '../agents/builder';
-import { invalidateAgent } from '../agents/cache';
+import { publishAgentChange } from '../agents/cache';
 import type { AgentRow } from '../agents/repo';
 import { agents } from '../agents/schema';
 import { requireAgent, updateAgent } from '../agents/service';
@@ -302,7 +302,7 @@ export const applySuggestion = async (
     const row = await saveDecision(tx, review, suggestionId, 'applied', fieldsOf(updated));
     return { row, agentName: updated.name };
   });
-  invalidateAgent(outcome.row.agentId);
+  await publishAgentChange(deps.bus, outcome.row.agentId);
   return decision(outcome.row, outcome.agentName, suggestionId);
 };
 

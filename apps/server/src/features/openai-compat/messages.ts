@@ -1,8 +1,9 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { TChatCompletionRequest } from '@switchboard/core';
-import { jsonSchema, type ModelMessage, type ToolChoice, type ToolSet, tool } from 'ai';
+import type { ModelMessage, ToolChoice, ToolSet } from 'ai';
 import { AppError } from '../../platform/errors';
 import type { CallerOptions } from '../conversations/reply';
+import { compileJsonSchema } from '../llm/json-schema';
 
 /** An OpenAI chat request read into what the agent's reply needs; every field it carries is used. */
 
@@ -31,7 +32,7 @@ export interface ReadRequest {
   caller: CallerOptions;
 }
 
-export const readChatRequest = (body: TChatCompletionRequest): ReadRequest => {
+export const readChatRequest = async (body: TChatCompletionRequest): Promise<ReadRequest> => {
   const instructions = body.messages
     .filter((message) => message.role === 'system' || message.role === 'developer')
     .map((message) => textOf(message.content).trim())
@@ -65,6 +66,7 @@ export const readChatRequest = (body: TChatCompletionRequest): ReadRequest => {
   };
 
   if (body.tools?.length) {
+    const { jsonSchema, tool } = await import('ai');
     const tools: ToolSet = {};
     for (const item of body.tools) {
       tools[item.function.name] = tool({
@@ -88,6 +90,17 @@ export const readChatRequest = (body: TChatCompletionRequest): ReadRequest => {
   }
   if (body.response_format?.type === 'json_object') caller.json = {};
   if (body.response_format?.type === 'json_schema') {
+    const checked = compileJsonSchema((body.response_format.json_schema.schema ?? { type: 'object' }) as JSONSchema7);
+    if ('error' in checked) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `response_format.json_schema.schema is not a valid JSON schema: ${checked.error}`,
+        {
+          field: 'response_format',
+          status: 400,
+        },
+      );
+    }
     caller.json = {
       schema: (body.response_format.json_schema.schema ?? { type: 'object' }) as JSONSchema7,
       name: body.response_format.json_schema.name,

@@ -58,7 +58,7 @@ export const openAiCompatRoutes: FastifyPluginAsyncZod = async (app) => {
           status: 400,
         });
       }
-      const read = readChatRequest(body);
+      const read = await readChatRequest(body);
       const threadHeader = request.headers['x-thread-id'];
       const base = {
         agentId: body.model,

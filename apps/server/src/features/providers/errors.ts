@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 import { AppError } from '../../platform/errors';
 
 /**

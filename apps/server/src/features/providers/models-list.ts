@@ -1,5 +1,5 @@
+import { APICallError } from '@ai-sdk/provider';
 import type { TKeyedProviderId } from '@switchboard/core';
-import { APICallError } from 'ai';
 import type { Deps } from '../../platform/deps';
 import { providerFetchFor } from '../../platform/outbound';
 import { mapProviderError } from './errors';

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts, users } from '../tenancy/schema';
 
 export interface TicketContext {
@@ -37,4 +37,28 @@ export const supportTickets = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('support_tickets_user_idx').on(table.userId, table.createdAt)],
+);
+
+/**
+ * The thread of a ticket after its first message (which stays on the ticket): the operator's
+ * replies and the customer's answers. `client_id` is the id the sender's screen gives the message,
+ * unique per ticket, so the same message posted twice is stored once.
+ */
+export const supportTicketMessages = pgTable(
+  'support_ticket_messages',
+  {
+    id: text('id').primaryKey(),
+    ticketId: text('ticket_id')
+      .notNull()
+      .references(() => supportTickets.id, { onDelete: 'cascade' }),
+    author: text('author', { enum: ['operator', 'customer'] }).notNull(),
+    authorEmail: text('author_email').notNull(),
+    body: text('body').notNull(),
+    clientId: text('client_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('support_ticket_messages_client_idx').on(table.ticketId, table.clientId),
+    index('support_ticket_messages_ticket_idx').on(table.ticketId, table.createdAt),
+  ],
 );

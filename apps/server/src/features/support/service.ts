@@ -1,5 +1,12 @@
-import type { TCreateTicketRequest, TTicket, TTicketListResponse } from '@switchboard/core';
-import { count, desc, eq } from 'drizzle-orm';
+import type {
+  TCreateTicketRequest,
+  TTicket,
+  TTicketListResponse,
+  TTicketMessage,
+  TTicketReplyRequest,
+  TTicketWithThread,
+} from '@switchboard/core';
+import { and, count, desc, eq } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps';
 import type { Tenant } from '../../platform/guard';
 import { newId } from '../../platform/ids';
@@ -9,10 +16,11 @@ import { currentPlan } from '../billing/account';
 import { lockAccount } from '../billing/ledger-repo';
 import { accounts, subaccounts } from '../tenancy/schema';
 import { supportTickets, type TicketContext } from './schema';
+import { postMessage, type TicketRow, threadsOf, ticketNotFound } from './thread';
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-const toTicket = (row: typeof supportTickets.$inferSelect): TTicket => ({
+export const toTicket = (row: typeof supportTickets.$inferSelect): TTicket => ({
   id: row.id,
   subject: row.subject,
   message: row.message,
@@ -123,10 +131,63 @@ export const listTickets = async (
     deps.db.select({ total: count() }).from(supportTickets).where(eq(supportTickets.userId, caller.userId)),
     planOf(deps, tenant.accountId),
   ]);
+  const threads = await threadsOf(
+    deps.db,
+    rows.map((row) => row.id),
+  );
   return {
-    tickets: rows.map(toTicket),
+    tickets: rows.map((row) => ({ ...toTicket(row), messages: threads.get(row.id) ?? [] })),
     total: totals[0]?.total ?? 0,
     prioritySupport: plan.priority,
     emailed: Boolean(deps.env.SUPPORT_EMAIL),
   };
 };
+
+/** One of the caller's own tickets with its thread; another user's ticket is not found. */
+export const getTicket = async (deps: Deps, caller: Caller, ticketId: string): Promise<TTicketWithThread> => {
+  const [row] = await deps.db
+    .select()
+    .from(supportTickets)
+    .where(and(eq(supportTickets.id, ticketId), eq(supportTickets.userId, caller.userId)))
+    .limit(1);
+  if (!row) throw ticketNotFound();
+  const threads = await threadsOf(deps.db, [row.id]);
+  return { ...toTicket(row), messages: threads.get(row.id) ?? [] };
+};
+
+/** Whether the ticket is the caller's (the guard's ownership check of the ticket routes). */
+export const ownsTicket = async (deps: Deps, caller: Caller, ticketId: string): Promise<boolean> => {
+  const [row] = await deps.db
+    .select({ id: supportTickets.id })
+    .from(supportTickets)
+    .where(and(eq(supportTickets.id, ticketId), eq(supportTickets.userId, caller.userId)))
+    .limit(1);
+  return Boolean(row);
+};
+
+export const answerMail = (to: string, ticket: TicketRow, message: TTicketMessage, from: string): OutgoingMail => {
+  const tag = ticket.priority === 'priority' ? '[Priority] ' : '';
+  const head = `${from} answered ticket ${ticket.id} (${ticket.context.accountName}).`;
+  return {
+    to,
+    subject: `${tag}Re: Support ticket ${ticket.id}: ${ticket.subject}`,
+    text: `${head}\n\n${message.body}\n\nAnswer it in the operator console, /operator.`,
+    html: `<p>${escapeHtml(head)}</p><blockquote style="white-space:pre-wrap">${escapeHtml(message.body)}</blockquote><p>Answer it in the operator console, /operator.</p>`,
+  };
+};
+
+/**
+ * The customer answers on their own ticket: it is open again, and the answer is mailed to
+ * SUPPORT_EMAIL when set. The same clientId twice stores one answer.
+ */
+export const answerTicket = async (deps: Deps, caller: Caller, ticketId: string, request: TTicketReplyRequest) =>
+  postMessage(deps, {
+    ticketId,
+    author: 'customer',
+    authorEmail: caller.email,
+    request,
+    allowed: (ticket) => ticket.userId === caller.userId,
+    status: 'open',
+    mail: (ticket, message) =>
+      deps.env.SUPPORT_EMAIL ? answerMail(deps.env.SUPPORT_EMAIL, ticket, message, caller.email) : null,
+  });

@@ -1,4 +1,4 @@
-import type { TAccount, TMember, TRole, TSubaccount } from '@switchboard/core';
+import { slugFromName, type TAccount, type TMember, type TRole, type TSubaccount } from '@switchboard/core';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { managedAccountIds, managesAccount } from '../../platform/account-scope';
@@ -20,7 +20,9 @@ export const createAccountWithSubaccount = async (
 ) => {
   const accountId = newId('account');
   const subaccountId = newId('subaccount');
-  await tx.insert(accounts).values({ id: accountId, name: input.accountName, ownerUserId: input.ownerUserId });
+  // The id's tail keeps the slug unique without a lookup; the manager may choose another.
+  const slug = `${slugFromName(input.accountName, 33)}-${accountId.slice(-6)}`;
+  await tx.insert(accounts).values({ id: accountId, name: input.accountName, ownerUserId: input.ownerUserId, slug });
   await tx.insert(subaccounts).values({ id: subaccountId, accountId, name: input.subaccountName });
   await tx.insert(memberships).values({
     id: newId('membership'),

@@ -14,8 +14,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromConnectId } from '../../platform/connect-id';
 import { callerOf, fromParam, subaccountAccess, tenantOf, userAccess } from '../../platform/guard';
-import { originOf } from '../../platform/http';
-import type { Mailer } from '../../platform/mailer';
+import { linkOriginOf } from '../../platform/http';
+import type { MailBrandLookup, Mailer } from '../../platform/mailer';
 import * as service from './service';
 
 const tags = ['accounts'];
@@ -25,13 +25,13 @@ const ZInviteParams = ZSubaccountParams.extend({ inviteId: z.string().max(64) })
 const bySubaccount = fromParam('subaccountId');
 
 export const tenancyRoutes =
-  (mailer: Mailer): FastifyPluginAsyncZod =>
+  (mailer: Mailer, options: { mailBrand?: MailBrandLookup } = {}): FastifyPluginAsyncZod =>
   async (app) => {
     const { deps } = app;
 
     app.get(
       '/api/accounts',
-      { config: userAccess(), schema: { tags, response: { 200: ZAccountsResponse } } },
+      { config: userAccess({ clients: true }), schema: { tags, response: { 200: ZAccountsResponse } } },
       async (request) => {
         const caller = callerOf(request);
         return { accounts: await service.listAccounts(deps, caller.userId, caller.apiKeySubaccountId) };
@@ -80,7 +80,7 @@ export const tenancyRoutes =
     app.get(
       '/api/connect-context/:connectId',
       {
-        config: subaccountAccess('viewer', fromConnectId()),
+        config: subaccountAccess('viewer', fromConnectId(), { client: 'read' }),
         schema: {
           tags,
           params: z.object({ connectId: z.string().max(64) }),
@@ -118,7 +118,8 @@ export const tenancyRoutes =
           subaccountId: tenant.subaccountId,
           invitedBy: callerOf(request).userId,
           byRole: tenant.role,
-          origin: originOf(request, deps.env),
+          origin: await linkOriginOf(request, deps.env),
+          mailBrand: options.mailBrand,
           ...request.body,
         });
         return membersResponse(request);

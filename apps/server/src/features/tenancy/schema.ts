@@ -1,4 +1,5 @@
-import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { DEFAULT_CLIENT_ACCESS, ROLES, type TClientAccess } from '@switchboard/core';
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** A person: signs in (auth), belongs to sub-accounts with a role (memberships), may own agencies. */
 export const users = pgTable('users', {
@@ -18,6 +19,13 @@ export const accounts = pgTable('accounts', {
   ownerUserId: text('owner_user_id')
     .notNull()
     .references(() => users.id),
+  /** The agency's sign-in page for its clients is `/a/{slug}`; lowercase a-z0-9-, 3 to 40. */
+  slug: text('slug').notNull().unique(),
+  /** Branding its clients see (portal, sign-in page, mails); the name falls back to `name`. */
+  brandName: text('brand_name'),
+  brandLogoUrl: text('brand_logo_url'),
+  brandColor: text('brand_color'),
+  emailSenderName: text('email_sender_name'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -37,6 +45,8 @@ export const subaccounts = pgTable(
       .default('dark'),
     primaryColor: text('primary_color').notNull().default('#43c0b8'),
     locked: boolean('locked').notNull().default(false),
+    /** What the agency lets the client's people (role `client`) do; see packages/core portal. */
+    clientAccess: jsonb('client_access').$type<TClientAccess>().notNull().default(DEFAULT_CLIENT_ACCESS),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('subaccounts_account_idx').on(table.accountId)],
@@ -52,7 +62,7 @@ export const memberships = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ['viewer', 'member', 'admin'] }).notNull(),
+    role: text('role', { enum: ROLES }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -70,7 +80,7 @@ export const invites = pgTable(
       .notNull()
       .references(() => subaccounts.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
-    role: text('role', { enum: ['viewer', 'member', 'admin'] }).notNull(),
+    role: text('role', { enum: ROLES }).notNull(),
     invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -5,7 +5,7 @@ import { publish } from '../../platform/domain-events';
 import { AppError } from '../../platform/errors';
 import { publishMembershipChange } from '../../platform/guard';
 import { newId } from '../../platform/ids';
-import type { Mailer } from '../../platform/mailer';
+import type { MailBrandLookup, Mailer } from '../../platform/mailer';
 import { inviteMail } from './mail';
 import * as repo from './repo';
 import { accounts, invites, memberships, subaccounts, users } from './schema';
@@ -54,7 +54,14 @@ export const listMembers = async (deps: Deps, subaccountId: string) => repo.list
 export const inviteMember = async (
   deps: Deps,
   mailer: Mailer,
-  input: { subaccountId: string; invitedBy: string; byRole: TRole; origin: string } & TInviteMemberRequest,
+  input: {
+    subaccountId: string;
+    invitedBy: string;
+    byRole: TRole;
+    origin: string;
+    /** The agency's brand for a client's invitation (features/portal). */
+    mailBrand?: MailBrandLookup;
+  } & TInviteMemberRequest,
 ) => {
   assertCanGrant(input.byRole, input.role);
   const subaccount = await repo.findSubaccount(deps.db, input.subaccountId);
@@ -81,7 +88,10 @@ export const inviteMember = async (
       .returning({ id: invites.id });
     if (inserted.length === 0) throw new AppError('CONFLICT', `${input.email} is already invited`, { field: 'email' });
   }
-  await mailer.send(inviteMail(input.email, `${input.origin}/?signin=1`, subaccount.name, input.role));
+  // A client is invited by the agency, to its sign-in page (on its own domain when asked there).
+  const brand = input.role === 'client' ? await input.mailBrand?.(subaccount.accountId) : null;
+  const link = brand ? `${input.origin}/a/${brand.slug}` : `${input.origin}/?signin=1`;
+  await mailer.send(inviteMail(input.email, link, subaccount.name, input.role, brand));
   return repo.listMembers(deps.db, input.subaccountId);
 };
 

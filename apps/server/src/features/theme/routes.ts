@@ -47,7 +47,7 @@ export const themeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/sms/:connectId/settings',
     {
-      config: subaccountAccess('viewer', fromConnectId()),
+      config: subaccountAccess('viewer', fromConnectId(), { client: 'read' }),
       schema: { tags, params: ZConnectParams, response: { 200: ZSmsSettings } },
     },
     async (request, reply) => {
@@ -72,7 +72,7 @@ export const themeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/subaccounts/:subaccountId/theme',
     {
-      config: subaccountAccess('viewer', fromParam('subaccountId')),
+      config: subaccountAccess('viewer', fromParam('subaccountId'), { client: 'read' }),
       schema: { tags, params: ZSubaccountParams, response: { 200: ZSubaccountTheme } },
     },
     async (request) => service.getTheme(db, tenantOf(request).subaccountId),

@@ -1,14 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { defineReaction } from '../../platform/domain-events';
 import { subaccounts } from '../tenancy/schema';
-import { emitWebhookEvent } from './deliveries';
+import { anyoneListens, emitWebhookEvent } from './deliveries';
 
 /** Billing publishes `credits.low`; every sub-account's endpoints that chose it hear it (n8n, Zapier …). */
 export const announceLowCredits = defineReaction({
   event: 'credits.low',
   name: 'webhooks.credits-low',
-  handle: async (deps, low) => {
-    const ofAccount = await deps.db
+  runs: 'after-commit',
+  handle: async (deps, low, tx) => {
+    const ofAccount = await (tx ?? deps.db)
       .select({ id: subaccounts.id })
       .from(subaccounts)
       .where(eq(subaccounts.accountId, low.accountId));
@@ -20,6 +21,7 @@ export const announceLowCredits = defineReaction({
         'credits.low',
         { remaining: low.remaining, total: low.total, thresholdPercent: low.thresholdPercent },
         'live',
+        tx,
       );
     }
   },
@@ -33,7 +35,9 @@ export const announceLowCredits = defineReaction({
 export const announceFinishedRun = defineReaction({
   event: 'evaluation.finished',
   name: 'webhooks.evaluation-completed',
-  handle: async (deps, { subaccountId, runId, progress, ...run }) => {
+  runs: 'after-commit',
+  wants: (deps, run) => anyoneListens(deps, run.subaccountId, ['evaluation.completed']),
+  handle: async (deps, { subaccountId, runId, progress, ...run }, tx) => {
     await emitWebhookEvent(
       deps,
       subaccountId,
@@ -48,6 +52,7 @@ export const announceFinishedRun = defineReaction({
         passRate: progress.passRate,
       },
       'live',
+      tx,
     );
   },
 });

@@ -1,5 +1,6 @@
 import { originOfChannel, reachesOutside, type TWebhookEventType } from '@switchboard/core';
 import { eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
 import type { Deps } from '../../platform/deps';
 import { type DomainEventPayload, defineReaction } from '../../platform/domain-events';
 import { TtlCache } from '../../platform/ttl-cache';
@@ -86,9 +87,8 @@ type StoredMessageFacts = DomainEventPayload<'message.stored'>;
  * a visitor asking for a person, lead details written in the chat. Nothing is read or matched
  * when no endpoint of the sub-account listens, or when the message is a test's.
  */
-export const announceMessage = async (deps: Deps, stored: StoredMessageFacts): Promise<void> => {
-  if (!reachesOutside(stored.origin)) return;
-  if (!(await anyoneListens(deps, stored.subaccountId, CONVERSATION_EVENTS))) return;
+export const announceMessage = async (deps: Deps, stored: StoredMessageFacts, tx?: Tx): Promise<void> => {
+  if (!(await wantsMessage(deps, stored))) return;
   const facts: ThreadFacts | null = stored.newThread
     ? {
         agentId: stored.newThread.agentId,
@@ -99,7 +99,7 @@ export const announceMessage = async (deps: Deps, stored: StoredMessageFacts): P
   if (stored.newThread) threadFacts.set(stored.threadId, facts);
   const thread = { threadId: stored.threadId, ...(facts ?? {}) };
   const emit = (type: TWebhookEventType, data: Record<string, unknown>) =>
-    emitWebhookEvent(deps, stored.subaccountId, type, { ...thread, ...data }, stored.origin);
+    emitWebhookEvent(deps, stored.subaccountId, type, { ...thread, ...data }, stored.origin, tx);
   const { message } = stored;
   if (stored.newThread && message.role === 'user')
     await emit('conversation.started', { firstMessage: message.content });
@@ -110,35 +110,34 @@ export const announceMessage = async (deps: Deps, stored: StoredMessageFacts): P
   await emit('message.received', { message: { id: message.id, role: message.role, content: message.content } });
   if (asksForHuman(message.content)) await emit('conversation.human_requested', { message: message.content });
   const lead = leadDetailsIn(message.content);
-  const fresh = (detail: string | null) => {
-    if (!detail) return null;
-    const key = `${stored.threadId}:${detail}`;
-    if (announcedLeads.get(key)) return null;
-    announcedLeads.set(key, true);
-    return detail;
-  };
+  const fresh = (detail: string | null) =>
+    detail && !announcedLeads.get(`${stored.threadId}:${detail}`) ? detail : null;
   const email = fresh(lead.email);
   const phone = fresh(lead.phone);
-  if (email || phone) await emit('lead.captured', { email, phone, name: null, source: 'chat' });
+  if (!email && !phone) return;
+  await emit('lead.captured', { email, phone, name: null, source: 'chat' });
+  for (const detail of [email, phone]) if (detail) announcedLeads.set(`${stored.threadId}:${detail}`, true);
 };
+
+/** Whether a stored message may have webhook events: a live one, in a sub-account with a listening endpoint. */
+const wantsMessage = async (deps: Deps, stored: StoredMessageFacts) =>
+  reachesOutside(stored.origin) && (await anyoneListens(deps, stored.subaccountId, CONVERSATION_EVENTS));
 
 /** Conversations publish every stored message; its webhook events are announced here. */
 export const announceStoredMessage = defineReaction({
   event: 'message.stored',
   name: 'webhooks.announce-message',
+  runs: 'after-commit',
+  wants: wantsMessage,
   handle: announceMessage,
 });
 
-/** A site identified its signed-in user to the widget: a lead with what it said of them. */
-export const announceIdentifiedLead = async (
-  deps: Deps,
-  input: { subaccountId: string; threadId: string; email: string | null; name: string | null; phone?: string | null },
-): Promise<void> => {
-  if (!input.email && !input.phone) return;
-  if (!(await anyoneListens(deps, input.subaccountId, ['lead.captured']))) return;
-  const key = `${input.threadId}:identified:${input.email ?? ''}:${input.phone ?? ''}`;
-  if (announcedLeads.get(key)) return;
-  announcedLeads.set(key, true);
+/**
+ * A site identified its signed-in user to the widget: a lead with what it said of them, once per
+ * thread and address (`lead.identified` is an event once per key).
+ */
+export const announceIdentifiedLead = async (deps: Deps, input: IdentifiedLead, tx?: Tx): Promise<void> => {
+  if (!(await wantsIdentifiedLead(deps, input))) return;
   const facts = await factsOf(deps, input.threadId);
   // The thread's channel says whose conversation it is (a demo's or a test's is not announced).
   const origin = facts ? originOfChannel(facts.channel) : 'live';
@@ -155,12 +154,20 @@ export const announceIdentifiedLead = async (
       source: 'identify',
     },
     origin,
+    tx,
   );
 };
+
+type IdentifiedLead = DomainEventPayload<'lead.identified'>;
+
+const wantsIdentifiedLead = async (deps: Deps, input: IdentifiedLead) =>
+  Boolean(input.email || input.phone) && (await anyoneListens(deps, input.subaccountId, ['lead.captured']));
 
 /** The widget publishes `lead.identified` when a site identifies its visitor. */
 export const announceIdentifiedVisitor = defineReaction({
   event: 'lead.identified',
   name: 'webhooks.announce-identified-lead',
+  runs: 'after-commit',
+  wants: wantsIdentifiedLead,
   handle: announceIdentifiedLead,
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../platform/env';
 import { seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
+import { settleReactions } from '../../testing/reactions';
 import { seedAgent } from '../agents/seed';
 import { widgetIdentitySecret } from '../connections/identity-secret';
 import { forgetSubscribers } from '../webhooks/endpoints';
@@ -128,6 +129,8 @@ describe('widget identity over HTTP', () => {
       expect(sent.statusCode).toBe(200);
       threadId = sent.json().threadId;
     }
+    // The lead is announced by an outbox reaction, after the chat's commit.
+    await settleReactions(t.deps);
     const leads = await t.deps.db
       .select()
       .from(webhookDeliveries)

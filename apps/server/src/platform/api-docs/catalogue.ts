@@ -46,6 +46,114 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     'Transfer ownership',
     'The owner hands the agency to an admin.',
   ],
+  'GET /api/accounts/{accountId}/branding': [
+    "Get the agency's branding",
+    "The agency's slug (its sign-in page is /a/{slug}), brand name, logo, colour and email sender name its clients see, and whether the plan includes white-label branding (no platform name shown to clients). The account's manager only.",
+  ],
+  'PATCH /api/accounts/{accountId}/branding': [
+    "Change the agency's branding",
+    "Changes any of slug (lowercase a-z, 0-9 and hyphens, 3 to 40, reserved words refused), brand name, logo (https only), colour (#rrggbb) and email sender name; null clears an optional one. 409 when another agency has the slug. The account's manager only.",
+  ],
+  'GET /api/subaccounts/{subaccountId}/client-access': [
+    "A client's switches",
+    "What the people of this client (role client) may do beyond reading its agents, conversations and usage: editAgents, inbox (take over and reply), campaigns (campaigns and contacts). The account's manager only.",
+  ],
+  'PATCH /api/subaccounts/{subaccountId}/client-access': [
+    "Change a client's switches",
+    "Turns one or more of editAgents, inbox and campaigns on or off; takes effect at once in every process. The account's manager only.",
+  ],
+  'GET /api/portal/branding': [
+    'Branding of a sign-in page',
+    "The name, logo and colour of an agency and whether its plan hides the platform's name (whiteLabel). On an agency's verified custom domain that agency (another agency's slug there is 404); elsewhere the agency with the slug. A Host that is not a verified domain names no agency (404 without a slug). Public.",
+  ],
+  'GET /api/portal/context': [
+    'Portal context',
+    "For the signed-in person in the current sub-account: whether they see the client portal (role client), what the agency lets them do there, and the agency's branding.",
+  ],
+  'GET /api/accounts/{accountId}/domain': [
+    "Get the agency's custom domain",
+    "The account's custom domain for the client portal (null when none), its status, the token and the two ways to prove control (the HTTP path, the TXT record), and whether the plan includes it (white-label branding). The account's manager only.",
+  ],
+  'PUT /api/accounts/{accountId}/domain': [
+    'Set the custom domain',
+    "Sets the agency's one custom domain (lower case, IDNA; no address, port or path, not localhost nor the platform's own host). The same hostname keeps its token and status; another starts pending with a new token. 409 when another account verified it; 403 without white-label branding.",
+  ],
+  'DELETE /api/accounts/{accountId}/domain': [
+    'Remove the custom domain',
+    'Links asked for on that host use PUBLIC_URL again at once.',
+  ],
+  'GET /.well-known/switchboard-domain-verification': [
+    "A custom domain's verification token",
+    "On any host: the token (plain text) of the agency domain claimed for the request's Host, which the HTTP verification fetches; 404 when no account, or more than one account without a verified claim, claims it.",
+  ],
+  'POST /api/accounts/{accountId}/domain/verify': [
+    'Verify the custom domain',
+    "Checks now by the domain's method: over HTTP, fetches http://{hostname}/.well-known/switchboard-domain-verification through the outbound policy (public addresses only, 5 s, 1 KiB, redirects only on the same host) and compares the token; over DNS, reads the TXT record _switchboard.{hostname}. The result is recorded and answered (status verified or failed with the reason). A check already running answers 409.",
+  ],
+  'GET /api/accounts/{accountId}/client-billing': [
+    'Client billing status',
+    "Whether the plan includes client plans (white-label sub-accounts), the agency's connected Stripe (key mode, kind and last four characters, never the key; whether the webhook secret is saved), the webhook address to give Stripe, and whether clients check out in the labelled sandbox. The account's manager only.",
+  ],
+  'PUT /api/accounts/{accountId}/client-billing/stripe': [
+    "Connect the agency's Stripe",
+    'Checks the secret (sk_) or restricted (rk_) key with one call to Stripe (its balance) and stores it encrypted, with the optional webhook signing secret (whsec_). A key Stripe refuses, or of another shape, is a 422. 403 without white-label sub-accounts.',
+  ],
+  'PUT /api/accounts/{accountId}/client-billing/stripe/webhook-secret': [
+    "Save the agency's webhook secret",
+    "The signing secret of the agency's Stripe webhook endpoint (whsec_), stored encrypted; events are verified with it.",
+  ],
+  'DELETE /api/accounts/{accountId}/client-billing/stripe': [
+    "Disconnect the agency's Stripe",
+    "Forgets the key and the webhook secret. Subscriptions on the agency's Stripe go on there; new checkouts use the sandbox outside production and are refused in production.",
+  ],
+  'GET /api/accounts/{accountId}/client-plans': [
+    'List client plans',
+    'The plans the agency sells to its clients, with their number of live subscribers; archived ones too with archived=true.',
+  ],
+  'POST /api/accounts/{accountId}/client-plans': [
+    'Create a client plan',
+    'Name, monthly price in minor units and currency (usd by default), credits included each month, and the price per extra credit in minor units (null: the client stops at its included credits).',
+  ],
+  'PATCH /api/accounts/{accountId}/client-plans/{planId}': [
+    'Change a client plan',
+    'A new price applies to new subscriptions (subscribers keep theirs until they choose a plan again); new credits apply from their next invoice.',
+  ],
+  'DELETE /api/accounts/{accountId}/client-plans/{planId}': [
+    'Delete or archive a client plan',
+    'A plan nobody ever subscribed to is deleted; one with subscriptions is archived: no longer offered, kept for its subscribers.',
+  ],
+  'GET /api/accounts/{accountId}/client-billing/margin': [
+    'Margin per client',
+    "For a month (YYYY-MM, this month by default): per client, revenue (its invoices paid that month), credits used, platform cost (those credits at the agency's own price per credit) and margin, with totals.",
+  ],
+  'GET /api/accounts/{accountId}/client-billing/margin.csv': [
+    'Export margin per client',
+    'The same figures as CSV (a file to download); text cells starting with = + - @ are prefixed with an apostrophe.',
+  ],
+  'GET /api/subaccounts/{subaccountId}/client-plan': [
+    "A client's plan",
+    "The client's current plan, status and period, credits used and included this month, its invoices, the plans offered, and whether checkout runs in the sandbox. Anyone in the sub-account.",
+  ],
+  'POST /api/subaccounts/{subaccountId}/client-plan/checkout': [
+    'Choose a client plan',
+    "An admin of the client (or the agency's manager): a checkout on the agency's Stripe, or in the labelled sandbox when the agency connected none (never in production: 409). Concurrent requests share one checkout. A client already subscribed is moved to the plan (prorated) without a checkout.",
+  ],
+  'POST /api/subaccounts/{subaccountId}/client-plan/cancel': [
+    'Cancel a client plan',
+    "Ends the client's subscription at the end of the paid period.",
+  ],
+  'PUT /api/subaccounts/{subaccountId}/client-plan/balance': [
+    "A client's low-balance alerts and top-up",
+    "An admin of the client: the percents of the month's credits left at which its admins are mailed (each once a month), and the automatic top-up (buy topUpCredits with the saved card when fewer than topUpBelowCredits are left; at most hourly), for plans that stop at their included credits.",
+  ],
+  'GET /api/client-billing/sandbox/checkouts/{checkoutId}': [
+    'Sandbox checkout of a client plan',
+    "The sandbox checkout's plan and status, for an admin of its client.",
+  ],
+  'POST /api/client-billing/sandbox/checkouts/{checkoutId}/{outcome}': [
+    'Pay or cancel a sandbox checkout',
+    'pay: the client is subscribed with a first (sandbox) invoice and the allowance of its plan; cancel: the checkout closes.',
+  ],
   'GET /api/connect-context/{connectId}': [
     'Resolve a connection id',
     'The sub-account and role a /{connectId}/ page belongs to.',
@@ -299,6 +407,60 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     'Reply as a person',
     'Sends a person’s reply to the visitor (takes the conversation over).',
   ],
+  'GET /api/subaccounts/{subaccountId}/inbox/threads': [
+    'Team inbox',
+    'Conversations of every channel of the sub-account, newest first; filter by channel, label and assignee (me, none or a user id), combined.',
+  ],
+  'GET /api/subaccounts/{subaccountId}/inbox/events': [
+    'Team inbox events',
+    'Every change of the sub-account’s conversations (messages, take-overs, assignees, labels, contacts) and of its labels and canned replies, live.',
+  ],
+  'PUT /api/subaccounts/{subaccountId}/inbox/threads/{threadId}/assignee': [
+    'Assign a conversation',
+    'Gives the conversation to a person of the sub-account who can answer, or to nobody (null).',
+  ],
+  'PUT /api/subaccounts/{subaccountId}/inbox/threads/{threadId}/labels': [
+    'Label a conversation',
+    'The labels the conversation carries from now on (at most 10, each of the sub-account).',
+  ],
+  'GET /api/subaccounts/{subaccountId}/inbox/threads/{threadId}/contact': [
+    'Contact profile',
+    'The person behind the conversation: name, number or username, notes and every conversation they had on every channel.',
+  ],
+  'PATCH /api/subaccounts/{subaccountId}/inbox/threads/{threadId}/contact': [
+    'Edit a contact profile',
+    'Saves the contact’s name and notes, shared by all their conversations.',
+  ],
+  'GET /api/subaccounts/{subaccountId}/inbox/assignees': [
+    'Assignees',
+    'The people a conversation can be given to (everyone of the sub-account but viewers).',
+  ],
+  'GET /api/subaccounts/{subaccountId}/inbox/labels': ['Inbox labels', 'The sub-account’s labels, by name.'],
+  'POST /api/subaccounts/{subaccountId}/inbox/labels': [
+    'Create a label',
+    'A new label with a colour; names are unique in the sub-account whatever their case (at most 50 labels).',
+  ],
+  'PATCH /api/subaccounts/{subaccountId}/inbox/labels/{labelId}': ['Edit a label', 'Renames or recolours a label.'],
+  'DELETE /api/subaccounts/{subaccountId}/inbox/labels/{labelId}': [
+    'Delete a label',
+    'Deletes the label; conversations that carried it lose it.',
+  ],
+  'GET /api/subaccounts/{subaccountId}/inbox/canned-replies': [
+    'Canned replies',
+    'Saved answers people insert in the reply box.',
+  ],
+  'POST /api/subaccounts/{subaccountId}/inbox/canned-replies': [
+    'Create a canned reply',
+    'A title and a text; titles are unique in the sub-account (at most 200).',
+  ],
+  'PUT /api/subaccounts/{subaccountId}/inbox/canned-replies/{cannedReplyId}': [
+    'Edit a canned reply',
+    'Replaces the title and text.',
+  ],
+  'DELETE /api/subaccounts/{subaccountId}/inbox/canned-replies/{cannedReplyId}': [
+    'Delete a canned reply',
+    'Deletes a saved answer.',
+  ],
   'GET /api/demos': ['List demos', 'Demos of the sub-account with their request counts.'],
   'POST /api/demos': ['Create a demo', 'A shareable demo of an agent in one of five presentations.'],
   'GET /api/demos/{demoId}': ['Get a demo', 'A demo with its settings and agent.'],
@@ -336,6 +498,14 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   'GET /api/evaluation/runs/{runId}/export.csv': ['Export as CSV', 'The results of a run as CSV.'],
   'GET /api/evaluation/runs/{runId}/export.json': ['Export as JSON', 'The results of a run as JSON.'],
   'GET /api/evaluation/runs/{runId}/report': ['Run report', 'A printable HTML report of a run.'],
+  'GET /api/evaluation/runs/{runId}/owasp': [
+    'OWASP Top 10 of a run',
+    "The run's red-team results by OWASP Top 10 for LLM Applications (2025) item: risk score, counts, trend against the previous run.",
+  ],
+  'GET /api/evaluation/runs/{runId}/owasp/report': [
+    'Printable OWASP report',
+    'The OWASP Top 10 for LLM Applications (2025) table of a run as a printable HTML page.',
+  ],
   'GET /api/evaluation/runs/{runId}/events': ['Run events (SSE)', 'Progress of a run, live.'],
   'GET /api/health': ['Health', 'Database and Redis status and the version; 503 when the database does not answer.'],
   'GET /api/health/live': [
@@ -445,15 +615,15 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   ],
   'POST /api/channels/{connectionId}/campaigns': [
     'Create a campaign',
-    'Creates a draft campaign: audience, message or template with variables, schedule and send rate.',
+    'Creates a draft campaign: audience, message or template with variables, schedule and send rate, and optionally a sequence: up to 9 later `steps`, each with a delay (1 minute to 90 days), a condition on replies and a message; `stopOnReply` and `stopOnGoal` say what takes a recipient out.',
   ],
   'GET /api/channels/{connectionId}/campaigns/{campaignId}': [
     'Get a campaign',
-    'The campaign with its live figures: queued, sent, delivered, failed, replied and opted out.',
+    "The campaign with its live figures: queued, sent, delivered, failed, replied and opted out; for a sequence, `sequence.steps` with each step's sent, delivered, failed, replied, converted, left and waiting.",
   ],
   'PUT /api/channels/{connectionId}/campaigns/{campaignId}': [
     'Update a campaign',
-    'Changes a draft or scheduled campaign.',
+    "Changes a draft or scheduled campaign. `steps` left out keeps the sequence's steps; an empty list removes them.",
   ],
   'DELETE /api/channels/{connectionId}/campaigns/{campaignId}': [
     'Delete a campaign',
@@ -479,6 +649,58 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     'Cancel a campaign',
     'Stops the campaign for good; unsent messages are not sent.',
   ],
+  'GET /api/channels/{connectionId}/campaigns/{campaignId}/tracking': [
+    'Campaign responses',
+    'Sent, clicks on its short links, unique clickers, previews, replies, reported conversions and converted recipients, with points per hour (first 48 hours) or per day.',
+  ],
+  'GET /api/channels/{connectionId}/campaigns/{campaignId}/replies': [
+    'Campaign replies',
+    'What the campaign’s recipients wrote back, newest first, each with its conversation.',
+  ],
+  'POST /api/channels/{connectionId}/campaigns/{campaignId}/clone': [
+    'Clone a campaign',
+    'A draft copy named “… (copy)” with the same message and audience and no schedule.',
+  ],
+  'POST /api/channels/{connectionId}/campaigns/{campaignId}/conversions': [
+    'Report a conversion',
+    'Records a conversion of one recipient (by contact id or phone number) from the agency’s own system, with an optional value; the same external id again answers the conversion already recorded.',
+  ],
+  'GET /api/channels/{connectionId}/instagram/pages': [
+    'Instagram accounts to choose',
+    'The pages with an Instagram account that Meta shared during Connect with Meta, while the choice is open (10 minutes); no tokens.',
+  ],
+  'POST /api/channels/{connectionId}/instagram/page': [
+    'Choose the Instagram account',
+    'Connects the chosen page: subscribes it to the app for messages and postbacks, and the connection goes live once Meta confirms.',
+  ],
+  'GET /api/channels/{connectionId}/campaigns/{campaignId}/audience': [
+    'Campaign audience',
+    'The audience as it stands: every contact, those skipped as suppressed or opted out, the recipients, and how many of them quiet hours would hold if sent now.',
+  ],
+  'GET /api/channels/{connectionId}/campaigns/{campaignId}/estimate': [
+    'Campaign cost estimate',
+    'Segments of every recipient’s message (GSM-7 or UCS-2 as sending counts them; one per WhatsApp message) times the price per segment entered in the connection’s settings; campaigns spend no credits.',
+  ],
+  'POST /api/channels/{connectionId}/campaigns/{campaignId}/test-send': [
+    'Test send',
+    'Sends the campaign’s message once to the number given, through the connection (a sandbox connection: to the sandbox phone), outside the campaign’s figures; at most 5 per connection every 10 minutes.',
+  ],
+  'GET /api/channels/{connectionId}/whatsapp-templates': [
+    'Approved WhatsApp templates',
+    'The WhatsApp templates of the connection that WhatsApp approved, read from Twilio’s Content API (kept a minute; `refresh=true` reads again), with their text and variables; a sandbox connection offers labelled sample templates.',
+  ],
+  'POST /api/channels/{connectionId}/whatsapp-templates/preview': [
+    'Preview a WhatsApp template',
+    'The approved template filled for a sample contact with each variable’s mapping (first name, last name, phone, email, custom field or fixed text); every variable must be mapped.',
+  ],
+  'GET /api/connections/{connectionId}/conversations/{threadId}/whatsapp-window': [
+    'WhatsApp window',
+    'Whether WhatsApp’s 24-hour window with the thread’s contact is open, and when it closes.',
+  ],
+  'POST /api/connections/{connectionId}/conversations/{threadId}/whatsapp-template': [
+    'Send a WhatsApp template',
+    'A person sends an approved template to the thread’s contact, each variable filled (the way to write once the 24-hour window has closed); stored in the thread as its filled text.',
+  ],
   'GET /api/channels/{connectionId}/campaigns/{campaignId}/timeline': [
     'Campaign timeline',
     'Messages sent, delivered, failed and replied per minute, for the chart.',
@@ -486,6 +708,14 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
   'GET /api/channels/{connectionId}/campaigns/{campaignId}/export.csv': [
     'Export a campaign',
     'Every recipient with state, error code and times, as CSV.',
+  ],
+  'POST /api/evaluation/questions/import': [
+    'Import test questions from CSV',
+    'Reads a CSV (question, expected_answer, checks) into questions for the editor; any bad row is a 422 naming it, and nothing is imported.',
+  ],
+  'GET /api/templates/{templateId}/questions.csv': [
+    'Export test questions as CSV',
+    'The template’s custom questions as CSV (question, expected_answer, checks); cells a spreadsheet would run as formulas start with a quote.',
   ],
   'POST /api/evaluation/test-cases': [
     'Add a conversation to a test set',
@@ -535,6 +765,34 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     "Stores a ticket with the account's context and emails the operator's support address.",
   ],
   'GET /api/support/videos': ['Video guides', "The operator's video guides by task, or none."],
+  'GET /api/support/tickets/{ticketId}': [
+    'Read a support ticket',
+    "One of the user's tickets with its thread: the operator's replies and the user's answers, oldest first.",
+  ],
+  'POST /api/support/tickets/{ticketId}/replies': [
+    'Answer on a support ticket',
+    "Adds the user's answer to their ticket, opens it again and emails it to the support address. `clientId` makes the post idempotent: the same id twice stores one answer (201, then 200).",
+  ],
+  'GET /api/operator/tickets': [
+    'Support tickets (operator)',
+    'Every ticket: open first, then agencies with priority support, then the oldest; `status` filters, paginated. Operators only (OPERATOR_EMAILS).',
+  ],
+  'GET /api/operator/tickets/{ticketId}': [
+    'A support ticket (operator)',
+    'The ticket, its agency with plan and credits, the context it was sent from and its thread. Operators only.',
+  ],
+  'POST /api/operator/tickets/{ticketId}/replies': [
+    'Reply to a ticket (operator)',
+    'Stores the reply, marks the ticket answered and emails the reply to the customer, in one transaction. `clientId` makes the post idempotent: the same id twice stores and mails one reply (201, then 200). Operators only.',
+  ],
+  'PATCH /api/operator/tickets/{ticketId}': [
+    'Open or close a ticket (operator)',
+    'Sets the ticket to open or closed. Operators only.',
+  ],
+  'GET /api/operator/accounts': [
+    'Accounts (operator)',
+    "Agencies with their owner's email, plan, credits balance and number of sub-accounts, newest first; `query` searches names and emails. Operators only.",
+  ],
   'GET /api/affiliate': [
     'Affiliate summary',
     "The user's referral link, referred sign-ups, and pending, payable and paid commissions.",
@@ -544,6 +802,38 @@ export const OPERATION_DOCS: Record<string, [summary: string, description: strin
     "Attributes the signed-in user's new agency to a referral code.",
   ],
   'GET /api/affiliate/commissions.csv': ['Export commissions', 'The commission ledger as CSV.'],
+  'GET /api/operator/affiliate/payable': [
+    'Payable commissions (operator)',
+    'Operators only (OPERATOR_EMAILS): per affiliate, the sum and number of commissions past their hold period and not paid (refund and dispute adjustments included), in cents. Payouts are manual: Stripe Connect is not configured (`stripeConnect: not_configured`).',
+  ],
+  'GET /api/operator/affiliate/payable.csv': [
+    'Export payable commissions (operator)',
+    'Operators only: the payable commissions per affiliate as CSV: name, email, amount (dollars), currency, count.',
+  ],
+  'GET /api/operator/affiliate/payouts': [
+    'List payouts (operator)',
+    'Operators only: the newest 500 payouts with their references.',
+  ],
+  'POST /api/operator/domains/{hostname}/confirm': [
+    "Confirm a domain's DNS record",
+    "An operator who checked the TXT record _switchboard.{hostname} marks the agency's domain verified. With more than one account claiming the hostname, the body's token (the record's value) says which.",
+  ],
+  'POST /api/operator/affiliate/payouts': [
+    'Mark commissions paid (operator)',
+    "Operators only: marks the payable commissions of the given affiliates (all when none is given) paid by one payout each with the operator's reference of the transfer made outside the product. Two requests at once pay each commission once; an affiliate with nothing payable gets no payout.",
+  ],
+  'POST /api/operator/sandbox/refunds': [
+    'Refund a sandbox invoice (operator, sandbox)',
+    'Operators only, on the sandbox payment provider: refunds `amount` cents of the paid sandbox invoice `invoiceId` (the rest when absent) and handles the resulting charge.refunded event: its credits and its commission are taken back in proportion.',
+  ],
+  'POST /api/operator/sandbox/disputes': [
+    'Dispute a sandbox invoice (operator, sandbox)',
+    'Operators only, on the sandbox: opens a dispute of what is left of the paid sandbox invoice `invoiceId` and handles charge.dispute.created: its credits and its commission are taken back at once.',
+  ],
+  'POST /api/operator/sandbox/disputes/close': [
+    'Close a sandbox dispute (operator, sandbox)',
+    'Operators only, on the sandbox: closes the open dispute `disputeId` as won (credits and commission restored) or lost (kept taken back), through charge.dispute.closed.',
+  ],
   'POST /api/mentor/reviews': [
     'Review an agent',
     "The AI Mentor reads an agent (instructions, first message, suggested questions, knowledge document titles, recent conversations, the last evaluation's failed questions) with the chosen model, or the account's first provider model, or the offline model's fixed rules (offline: true), and stores its suggestions. Suggestions whose before text does not match the agent are left out (dropped). Charged like any model call; provider failures answer as errors.",

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDeps, startTestApp, type TestApp } from '../../testing/harness';
 import { until } from '../../testing/until';
@@ -350,8 +351,9 @@ describe('recurring tasks', () => {
     const task = {
       name: 'test:tick',
       everyMs: 150,
-      run: async () => {
-        periods.push(Math.floor(Date.now() / 150));
+      // The period the run was claimed for: a run that starts late on a busy machine is still its own.
+      run: async (_deps: unknown, _signal: AbortSignal, period: number) => {
+        periods.push(period);
       },
     };
     try {
@@ -366,6 +368,45 @@ describe('recurring tasks', () => {
       expect(periods.length).toBeGreaterThanOrEqual(1);
       expect(new Set(periods).size).toBe(periods.length);
       expect(await claimPeriod(opened.deps, 'test:tick', 1)).toBe(false);
+    } finally {
+      await opened.close();
+    }
+  });
+});
+
+describe('polling', () => {
+  it('asks once for every queue while idle, and claims a job that another process enqueued', async () => {
+    const opened = await openTestDeps({ JOB_POLL_MS: '20' });
+    const statements: string[] = [];
+    const db = new Proxy(opened.deps.db, {
+      get: (target, key, receiver) =>
+        key === 'execute'
+          ? (query: Parameters<typeof target.execute>[0]) => {
+              statements.push(new PgDialect().sqlToQuery(query as never).sql);
+              return target.execute(query);
+            }
+          : Reflect.get(target, key, receiver),
+    });
+    const deps = { ...opened.deps, db };
+    registerJobHandler('test:polled', async () => ({ polled: true }), 'knowledge');
+    try {
+      const stop = startJobWorkers(deps);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const claims = () => statements.filter((text) => text.includes("SET status = 'running'")).length;
+      const probes = () => statements.filter((text) => text.includes('unnest(')).length;
+      // At start every queue is claimed from once; after that an idle poll is one statement.
+      const claimsAtRest = claims();
+      const probesAtRest = probes();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(probes() - probesAtRest).toBeGreaterThanOrEqual(3);
+      expect(claims()).toBe(claimsAtRest);
+      // Another process's job: inserted without waking this one, found by the next poll.
+      await opened.deps.db.insert(jobs).values({ id: 'job_from_elsewhere', type: 'test:polled', queue: 'knowledge' });
+      expect(await waitForJob(opened.deps, 'job_from_elsewhere')).toMatchObject({
+        status: 'succeeded',
+        result: { polled: true },
+      });
+      await stop();
     } finally {
       await opened.close();
     }

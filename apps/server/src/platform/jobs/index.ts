@@ -23,8 +23,10 @@ export {
   getJob,
   type JobStatus,
   type JobView,
+  jobRowOf,
   pruneFinishedJobs,
   requeueStale,
+  wakeWorkersFor,
 } from './store';
 export { waitForJob } from './wait';
 export { HEARTBEAT_MS, JobStopped, STALE_MS, startJobWorkers } from './workers';

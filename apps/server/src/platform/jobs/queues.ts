@@ -14,6 +14,8 @@ export const QUEUES = {
   campaigns: { concurrency: 2 },
   /** Evaluation runs: bounded steps, each handing the rest back to the queue. */
   evaluation: { concurrency: 2 },
+  /** What follows a committed change: domain-event reactions from the outbox (webhook events, mail). */
+  reactions: { concurrency: 2 },
   /** Outbound webhook deliveries to n8n, Make or Zapier. */
   webhooks: { concurrency: 4 },
   /** Knowledge embeddings. */

@@ -12,7 +12,8 @@ import { recurringTasks } from '../jobs.schema';
 export interface RecurringTask {
   name: string;
   everyMs: number;
-  run(deps: Deps, signal: AbortSignal): Promise<unknown>;
+  /** Runs the task for `period` (the number of whole `everyMs` since the epoch this process claimed). */
+  run(deps: Deps, signal: AbortSignal, period: number): Promise<unknown>;
 }
 
 const TICK_MS = 1_000;
@@ -50,7 +51,7 @@ export const startRecurring = (deps: Deps, tasks: readonly RecurringTask[] = [..
       seen.set(task.name, period);
       runningHere.add(task.name);
       const run = claimPeriod(deps, task.name, period)
-        .then((mine) => (mine && !abort.signal.aborted ? task.run(deps, abort.signal) : undefined))
+        .then((mine) => (mine && !abort.signal.aborted ? task.run(deps, abort.signal, period) : undefined))
         .catch((error) => deps.log.warn({ err: error, task: task.name }, 'a recurring task failed'))
         .finally(() => {
           runningHere.delete(task.name);

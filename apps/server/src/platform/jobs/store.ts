@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { arrayParam } from '../../db/bulk-insert';
 import { type Db, rowsOf, type Tx } from '../../db/client';
 import type { Deps } from '../deps';
 import { newId } from '../ids';
@@ -46,28 +47,49 @@ export interface EnqueueOptions {
 /** Wakes the local workers at once when a job is enqueued in this process. */
 export const wakers = new Set<(queue: QueueName) => void>();
 
+/** The row of a job to queue (its kind's queue, priority and attempts unless given). */
+export const jobRowOf = (
+  input: EnqueueOptions,
+): typeof jobs.$inferInsert & { id: string; queue: QueueName; runAt: Date } => {
+  const kind = jobKindOf(input.type);
+  return {
+    id: newId('job'),
+    type: input.type,
+    queue: input.queue ?? kind?.queue ?? 'maintenance',
+    priority: input.priority ?? kind?.priority ?? 0,
+    payload: input.payload ?? null,
+    accountId: input.accountId ?? null,
+    subaccountId: input.subaccountId ?? null,
+    runAt: input.runAt ?? (input.delayMs ? new Date(Date.now() + input.delayMs) : new Date()),
+    maxAttempts: input.maxAttempts ?? kind?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    idempotencyKey: input.idempotencyKey ?? null,
+  };
+};
+
+/** How long after a job written in a transaction its workers are woken again, the transaction being committed by then. */
+const AFTER_COMMIT_MS = 25;
+
+/**
+ * Wakes this process's workers of the queues of jobs just written, on the event loop's next turn;
+ * for jobs written in a transaction, once more a moment later, when it has committed.
+ */
+export const wakeWorkersFor = (rows: readonly { queue: QueueName; runAt: Date }[], inTransaction = true) => {
+  const due = new Set(rows.filter((row) => row.runAt.getTime() <= Date.now()).map((row) => row.queue));
+  if (!due.size) return;
+  const wake = () => {
+    for (const queue of due) for (const waker of wakers) waker(queue);
+  };
+  setImmediate(wake);
+  if (inTransaction) setTimeout(wake, AFTER_COMMIT_MS).unref?.();
+};
+
 /**
  * Queues a job and answers its id. Given a transaction, the job is queued only if it commits (a
  * state change and the job that acts on it are written together).
  */
 export async function enqueueJob(deps: Deps, input: EnqueueOptions, tx?: Tx): Promise<string> {
   const db: Db | Tx = tx ?? deps.db;
-  const kind = jobKindOf(input.type);
-  const queue = input.queue ?? kind?.queue ?? 'maintenance';
-  const id = newId('job');
-  const runAt = input.runAt ?? (input.delayMs ? new Date(Date.now() + input.delayMs) : new Date());
-  const values = {
-    id,
-    type: input.type,
-    queue,
-    priority: input.priority ?? kind?.priority ?? 0,
-    payload: input.payload ?? null,
-    accountId: input.accountId ?? null,
-    subaccountId: input.subaccountId ?? null,
-    runAt,
-    maxAttempts: input.maxAttempts ?? kind?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-    idempotencyKey: input.idempotencyKey ?? null,
-  };
+  const values = jobRowOf(input);
   if (input.idempotencyKey) {
     const inserted = await db.insert(jobs).values(values).onConflictDoNothing().returning({ id: jobs.id });
     if (!inserted[0]) {
@@ -82,13 +104,8 @@ export async function enqueueJob(deps: Deps, input: EnqueueOptions, tx?: Tx): Pr
   } else {
     await db.insert(jobs).values(values);
   }
-  if (runAt.getTime() <= Date.now()) {
-    // Woken after the transaction had a chance to commit.
-    setImmediate(() => {
-      for (const wake of wakers) wake(queue);
-    });
-  }
-  return id;
+  wakeWorkersFor([values], Boolean(tx));
+  return values.id;
 }
 
 export async function getJob(deps: Deps, jobId: string): Promise<JobView | null> {
@@ -122,28 +139,46 @@ export type ClaimedJob = {
 };
 
 /**
- * Claims the due queued job of a queue (highest priority, then earliest) among the types this
- * process runs, under a new owner token; null when there is none.
+ * Claims up to `count` due queued jobs of a queue (highest priority, then earliest) among the
+ * types this process runs, each under a new owner token; one statement for a process's free slots.
  */
-export const claimJob = async (deps: Deps, queue: QueueName, types: string[]): Promise<ClaimedJob | null> => {
-  if (!types.length) return null;
-  const owner = randomBytes(12).toString('hex');
+export const claimJobs = async (
+  deps: Deps,
+  queue: QueueName,
+  types: string[],
+  count: number,
+): Promise<ClaimedJob[]> => {
+  if (!types.length || count < 1) return [];
+  const claim = randomBytes(12).toString('hex');
   const typeList = sql.join(
     types.map((type) => sql`${type}`),
     sql`, `,
   );
+  // ARRAY(subquery) is evaluated once, so the rows locked are exactly the rows updated.
   const result = await deps.db.execute(sql`
-    UPDATE ${jobs} SET status = 'running', attempts = attempts + 1, owner = ${owner},
+    UPDATE ${jobs} SET status = 'running', attempts = attempts + 1, owner = ${claim} || ':' || id,
       heartbeat_at = now(), updated_at = now()
-    WHERE id = (
+    WHERE id = ANY(ARRAY(
       SELECT id FROM ${jobs}
       WHERE status = 'queued' AND queue = ${queue} AND run_at <= now() AND type IN (${typeList})
-      ORDER BY priority DESC, run_at, created_at
+      ORDER BY priority DESC NULLS LAST, run_at, created_at
       FOR UPDATE SKIP LOCKED
-      LIMIT 1
-    )
+      LIMIT ${count}
+    ))
     RETURNING id, type, payload, account_id, subaccount_id, attempts, max_attempts, owner`);
-  return rowsOf<ClaimedJob>(result)[0] ?? null;
+  return rowsOf<ClaimedJob>(result);
+};
+
+/**
+ * The queues among `queues` that have a due queued job: what a poll asks first, in one statement
+ * for every queue (each answered by the queued-jobs index), so an idle process claims nothing.
+ */
+export const queuesWithDueJobs = async (deps: Deps, queues: QueueName[]): Promise<QueueName[]> => {
+  if (!queues.length) return [];
+  const result = await deps.db.execute(sql`
+    SELECT q.queue FROM unnest(${arrayParam(queues, (queue) => queue)}::text[]) AS q(queue)
+    WHERE EXISTS (SELECT 1 FROM ${jobs} WHERE status = 'queued' AND queue = q.queue AND run_at <= now())`);
+  return rowsOf<{ queue: QueueName }>(result).map((row) => row.queue);
 };
 
 /** The claim still holds: the job runs under this owner token. */

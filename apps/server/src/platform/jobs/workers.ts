@@ -6,8 +6,9 @@ import { ContinueLater, jobKindOf, typesIn } from './registry';
 import {
   beatHeartbeat,
   type ClaimedJob,
-  claimJob,
+  claimJobs,
   finishJob,
+  queuesWithDueJobs,
   releaseClaims,
   requeueJob,
   requeueStale,
@@ -107,20 +108,22 @@ const queueWorkers = (deps: Deps, queue: QueueName, running: Map<string, Running
       do {
         again = false;
         while (!isStopped() && inQueue.size < limit) {
-          const claim = await claimJob(deps, queue, typesIn(queue));
-          if (!claim) break;
+          const claims = await claimJobs(deps, queue, typesIn(queue), limit - inQueue.size);
+          if (!claims.length) break;
           if (isStopped()) {
-            await releaseClaims(deps, [claim]);
+            await releaseClaims(deps, claims);
             break;
           }
-          const abort = new AbortController();
-          inQueue.add(claim.id);
-          const done = runClaimed(deps, claim, abort).finally(() => {
-            inQueue.delete(claim.id);
-            running.delete(claim.id);
-            void pump();
-          });
-          running.set(claim.id, { claim, abort, done });
+          for (const claim of claims) {
+            const abort = new AbortController();
+            inQueue.add(claim.id);
+            const done = runClaimed(deps, claim, abort).finally(() => {
+              inQueue.delete(claim.id);
+              running.delete(claim.id);
+              void pump();
+            });
+            running.set(claim.id, { claim, abort, done });
+          }
         }
       } while (again && !isStopped());
     } catch (error) {
@@ -151,12 +154,24 @@ export function startJobWorkers(deps: Deps): JobWorkers['stop'] {
   const running = new Map<string, Running>();
   const pumps = new Map(QUEUE_NAMES.map((queue) => [queue, queueWorkers(deps, queue, running, isStopped)]));
   const pumpAll = () => Promise.all([...pumps.values()].map((pump) => pump()));
+  // A poll first asks which queues have due jobs, in one statement, and claims only in those: an
+  // enqueue in this process wakes its queue at once, so a poll finds work only for jobs that came
+  // due (a retry, a delayed job) or were enqueued by another process.
+  const poll = async () => {
+    try {
+      const polled = QUEUE_NAMES.filter((queue) => typesIn(queue).length > 0);
+      const due = await queuesWithDueJobs(deps, polled);
+      await Promise.all(due.map((queue) => pumps.get(queue)?.()));
+    } catch (error) {
+      if (!stopped) deps.log.warn({ err: error }, 'job workers could not poll the queues');
+    }
+  };
 
   let timer: NodeJS.Timeout | null = null;
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(async () => {
-      await pumpAll();
+      await poll();
       schedule();
     }, deps.env.JOB_POLL_MS);
     timer.unref?.();

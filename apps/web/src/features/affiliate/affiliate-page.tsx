@@ -70,7 +70,7 @@ export const AffiliatePage = () => {
           <p className="text-sm text-muted">No commissions yet.</p>
         ) : (
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-          <section className="overflow-x-auto" tabIndex={0} aria-label="Commission ledger table">
+          <section className="relative overflow-x-auto" tabIndex={0} aria-label="Commission ledger table">
             <table className="w-full text-sm">
               <caption className="sr-only">Commission ledger</caption>
               <thead>

@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card, Spinner } from '../../components/ui/card';
 import { toast } from '../../lib/toast';
+import { usePortalContext } from '../portal/api';
 import { useSession } from '../session/session';
 import { AgentForm } from './agent-form';
 import { AgentPageHeader } from './agent-page-header';
@@ -23,6 +24,8 @@ export const AgentPage = () => {
   const { subaccounts } = useSession();
   const mutations = useAgentMutations();
   const [deleting, setDeleting] = useState(false);
+  const role = subaccounts.find((item) => item.id === agent.data?.subaccountId)?.role ?? 'viewer';
+  const portal = usePortalContext(role === 'client' ? agent.data?.subaccountId : null);
 
   if (agent.isLoading) {
     return (
@@ -37,7 +40,7 @@ export const AgentPage = () => {
         <Card className="space-y-2 text-center">
           <h1 className="text-xl font-semibold">Agent not found</h1>
           <p className="text-sm text-muted">The agent does not exist or was deleted.</p>
-          <Link to="/agents" className="text-primary underline">
+          <Link to="/agents" className="underline decoration-primary decoration-2">
             Back to agents
           </Link>
         </Card>
@@ -45,8 +48,9 @@ export const AgentPage = () => {
     );
   }
   const data = agent.data;
-  const role = subaccounts.find((item) => item.id === data.subaccountId)?.role ?? 'viewer';
-  const canEdit = role !== 'viewer';
+  const staff = role === 'member' || role === 'admin';
+  // A client edits (and tests) an agent only where the agency turned it on; never duplicates or deletes.
+  const canEdit = staff || (role === 'client' && Boolean(portal.data?.access.editAgents));
 
   return (
     <div className="mx-auto w-full max-w-7xl p-4 md:p-6">
@@ -57,7 +61,7 @@ export const AgentPage = () => {
           type={AGENT_TYPE_LABELS[data.type]}
           subaccountId={data.subaccountId}
         />
-        {canEdit ? (
+        {staff ? (
           <div className="flex gap-2">
             <Button
               variant="secondary"
@@ -85,7 +89,7 @@ export const AgentPage = () => {
           <AgentForm agent={data} canEdit={canEdit} />
           <KnowledgeCard agentId={data.id} canEdit={canEdit} />
           <ToolsEditor agent={data} canEdit={canEdit} />
-          <AppToolsCard agent={data} canEdit={canEdit} />
+          {role === 'client' ? null : <AppToolsCard agent={data} canEdit={canEdit} />}
         </div>
         <div className="min-w-0 lg:sticky lg:top-4 lg:self-start">
           <TestChat key={data.id} agent={data} canChat={canEdit} />

@@ -210,7 +210,7 @@ export const ApiKeysPage = () => {
           {sending ? 'Sending...' : 'Send request'}
         </Button>
         <h3 className="text-sm font-medium">Request</h3>
-        <pre className="overflow-x-auto rounded-lg bg-surface-2 p-3 text-xs">{curl}</pre>
+        <pre className="relative overflow-x-auto rounded-lg bg-surface-2 p-3 text-xs">{curl}</pre>
         {result ? <h3 className="text-sm font-medium">Response</h3> : null}
         {result ? (
           <pre className="max-h-80 overflow-auto rounded-lg bg-surface-2 p-3 text-xs" data-testid="tester-response">

@@ -8,6 +8,7 @@ import { FieldError, Label, Select, Textarea } from '../../components/ui/input';
 import { cn } from '../../lib/cn';
 import { storage } from '../../lib/storage';
 import { toast } from '../../lib/toast';
+import { PlanLimitAction } from '../billing/plan-limit-action';
 import { useSession } from '../session/session';
 import { WizardFooter } from './agent-page-header';
 import { useModels } from './api';
@@ -179,9 +180,12 @@ export const CreateAgentPage = () => {
             {creation.phase === 'error' ? (
               <div role="alert" className="space-y-2">
                 <p className="font-medium text-danger">{creation.error}</p>
-                <Button variant="secondary" size="sm" onClick={submit}>
-                  Try again
-                </Button>
+                <div className="flex flex-wrap gap-2">
+                  <PlanLimitAction code={creation.errorCode} />
+                  <Button variant="secondary" size="sm" onClick={submit}>
+                    Try again
+                  </Button>
+                </div>
               </div>
             ) : (
               <PhaseList phase={creation.phase} />
@@ -211,7 +215,7 @@ export const CreateAgentPage = () => {
 
       <p className="text-center text-sm text-muted">
         Already have agents?{' '}
-        <Link to="/agents" className="text-primary underline">
+        <Link to="/agents" className="underline decoration-primary decoration-2">
           Open your agents
         </Link>
       </p>

@@ -18,7 +18,9 @@ export const AgentListPage = () => {
   const { currentSubaccount, subaccounts } = useSession();
   const subaccountId = params.subaccountId ?? currentSubaccount?.id ?? null;
   const subaccount = subaccounts.find((item) => item.id === subaccountId) ?? null;
-  const canEdit = (subaccount?.role ?? currentSubaccount?.role) !== 'viewer';
+  const role = subaccount?.role ?? currentSubaccount?.role;
+  // Creating, duplicating and deleting agents is the agency's (never a viewer's or a client's).
+  const canEdit = role === 'member' || role === 'admin';
   const agents = useAgents(subaccountId);
   const mutations = useAgentMutations();
   const [deleting, setDeleting] = useState<TAgent | null>(null);
@@ -45,7 +47,7 @@ export const AgentListPage = () => {
         <Card className="text-center">
           <p className="text-muted">No agents yet.</p>
           {canEdit ? (
-            <Link to="/agents/create" className="mt-2 inline-block text-primary underline">
+            <Link to="/agents/create" className="mt-2 inline-block underline decoration-primary decoration-2">
               Create your first agent
             </Link>
           ) : null}

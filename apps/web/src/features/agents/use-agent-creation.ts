@@ -24,7 +24,15 @@ export const BUILDER_ERRORS = {
   request: 'Builder request failed',
 } as const;
 
-class BuilderError extends Error {}
+class BuilderError extends Error {
+  constructor(
+    message: string,
+    /** The API's error code, when the refusal came with one (a plan limit: BILLING_ACTIVE_SUBSCRIPTION_REQUIRED). */
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -64,6 +72,7 @@ export const useAgentCreation = (onReady: (agent: TAgent, draftSource: DraftSour
   const queryClient = useQueryClient();
   const [phase, setPhase] = useState<CreationPhase>('idle');
   const [error, setError] = useState<string | null>(null);
+  const [errorCode, setErrorCode] = useState<string | null>(null);
   const [pendingBuildId, setPendingBuildId] = useState<string | null>(null);
   const created = useRef(new Set<string>());
   const current = useRef<string | null>(null);
@@ -81,6 +90,7 @@ export const useAgentCreation = (onReady: (agent: TAgent, draftSource: DraftSour
       abort.current = controller;
       const isCurrent = () => current.current === creationId && !controller.signal.aborted;
       setError(null);
+      setErrorCode(null);
       setPendingBuildId(null);
       setPhase('requesting');
       try {
@@ -90,7 +100,9 @@ export const useAgentCreation = (onReady: (agent: TAgent, draftSource: DraftSour
           if (!started.jobId) throw new BuilderError(BUILDER_ERRORS.request);
           result = await pollBuilderJob(started.jobId, controller.signal);
         } catch (thrown) {
-          if (thrown instanceof ApiError) throw new BuilderError(thrown.message || BUILDER_ERRORS.request);
+          if (thrown instanceof ApiError) {
+            throw new BuilderError(thrown.message || BUILDER_ERRORS.request, thrown.code ?? null);
+          }
           throw thrown;
         }
         const data = result.data as { agentId?: string; draftSource?: DraftSource } | null;
@@ -109,6 +121,7 @@ export const useAgentCreation = (onReady: (agent: TAgent, draftSource: DraftSour
         if (thrown instanceof DOMException && thrown.name === 'AbortError') return;
         if (!isCurrent()) return;
         setError(thrown instanceof BuilderError ? thrown.message : BUILDER_ERRORS.request);
+        setErrorCode(thrown instanceof BuilderError ? thrown.code : null);
         setPhase('error');
       }
     },
@@ -116,5 +129,5 @@ export const useAgentCreation = (onReady: (agent: TAgent, draftSource: DraftSour
   );
 
   const creating = phase === 'requesting' || phase === 'hydrating';
-  return { phase, error, pendingBuildId, creating, create };
+  return { phase, error, errorCode, pendingBuildId, creating, create };
 };

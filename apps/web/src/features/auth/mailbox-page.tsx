@@ -30,7 +30,10 @@ export const MailboxPage = () => {
               <h2 className="mt-1 font-medium">{message.subject}</h2>
               <p className="mt-2 text-sm whitespace-pre-line break-words text-muted">{message.text}</p>
               {message.link ? (
-                <a className="mt-3 inline-block font-medium text-primary underline" href={message.link}>
+                <a
+                  className="mt-3 inline-block font-medium underline decoration-primary decoration-2"
+                  href={message.link}
+                >
                   Open link
                 </a>
               ) : null}

@@ -1,5 +1,4 @@
 import { POST_LOGIN_PATH, ZEmail } from '@switchboard/core';
-import { MailCheck } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -8,6 +7,7 @@ import { FieldError, Input, Label } from '../../components/ui/input';
 import { ApiError, api } from '../../lib/api';
 import { storage } from '../../lib/storage';
 import { useSession } from '../session/session';
+import { LinkSent } from './link-sent';
 import { closeSignIn, newUserCheckout, type SignInRequest, useSignInRequest } from './sign-in-store';
 
 export const CHECKOUT_EMAIL_KEY = 'checkout:email';
@@ -127,18 +127,7 @@ const SignInForm = ({ request }: { request: SignInRequest }) => {
       description={sentTo ? undefined : 'Choose how you would like to sign in.'}
     >
       {sentTo ? (
-        <div className="space-y-4 text-sm">
-          <div className="flex items-start gap-3 rounded-lg bg-surface-2 p-4">
-            <MailCheck className="mt-0.5 shrink-0 text-primary" size={20} aria-hidden="true" />
-            <p>
-              We sent a sign-in link to <strong>{sentTo}</strong>. Open it and press <strong>Sign in</strong> to
-              continue. The link works once.
-            </p>
-          </div>
-          <Button variant="secondary" className="w-full" onClick={() => setSentTo(null)}>
-            Use another email
-          </Button>
-        </div>
+        <LinkSent email={sentTo} onAnother={() => setSentTo(null)} />
       ) : (
         <form onSubmit={submit} noValidate className="space-y-4">
           <div>

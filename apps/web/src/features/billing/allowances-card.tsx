@@ -145,7 +145,7 @@ export const AllowancesCard = () => {
       ) : null}
       {allowances.data ? (
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-        <section className="overflow-x-auto" tabIndex={0} aria-label={title}>
+        <section className="relative overflow-x-auto" tabIndex={0} aria-label={title}>
           <table className="w-full text-sm">
             <caption className="sr-only">Monthly credit allowance per client, {allowances.data.month}</caption>
             <thead className="text-muted">

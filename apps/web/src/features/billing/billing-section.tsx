@@ -1,4 +1,4 @@
-import { formatMinor, type TBillingOverview } from '@switchboard/core';
+import type { TBillingOverview } from '@switchboard/core';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -13,6 +13,7 @@ import { openBillingPortal } from './checkout';
 import { CreditPacksCard } from './credit-packs-card';
 import { InvoicesTable } from './invoices-table';
 import { LowBalanceCard } from './low-balance-card';
+import { noRenewalText, priceText } from './plan-texts';
 
 const paymentMethodText = (overview: TBillingOverview) => {
   const method = overview.paymentMethod;
@@ -22,9 +23,6 @@ const paymentMethodText = (overview: TBillingOverview) => {
   const expiry = method.expMonth && method.expYear ? `, expires ${method.expMonth}/${method.expYear}` : '';
   return `${brand} ending ${method.last4}${expiry}`;
 };
-
-const priceText = (plan: TBillingOverview['plan']) =>
-  plan.amount > 0 && plan.interval ? `${formatMinor(plan.amount)} / ${plan.interval}` : 'No charge';
 
 /** Cancellation at the period end, behind a confirmation that states the exact end date. */
 const CancelDialog = ({ endDate, onClose }: { endDate: string; onClose: () => void }) => {
@@ -117,7 +115,7 @@ const PlanCardContent = ({ overview, canManage }: { overview: TBillingOverview; 
             ? longDate(overview.periodEnd)
             : overview.renewalDate
               ? longDate(overview.renewalDate)
-              : 'The free plan does not renew.'}
+              : noRenewalText(overview.plan)}
         </dd>
         <dt className="text-muted">Payment method</dt>
         <dd>{paymentMethodText(overview)}</dd>

@@ -1,4 +1,4 @@
-import { findTier, formatMinor, PROMOTIONS, returnPathOn, safeReturnPath } from '@switchboard/core';
+import { returnPathOn, safeReturnPath } from '@switchboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { ApiError, api } from '../../lib/api';
 import { storage } from '../../lib/storage';
 import { CHECKOUT_RETURN_URL_KEY } from '../auth/sign-in-dialog';
 import { errorText } from './billing-api';
+import { sandboxCheckoutLines } from './sandbox-checkout-lines';
 
 interface SandboxCheckout {
   id: string;
@@ -29,9 +30,6 @@ const CenteredPage = ({ children }: { children: React.ReactNode }) => (
   </main>
 );
 
-const promotionOf = (couponId: string | null) =>
-  couponId ? Object.values(PROMOTIONS).find((promotion) => promotion.couponId === couponId) : undefined;
-
 /** The sandbox provider's checkout page: pay or decline on demand, no card needed. */
 export const SandboxCheckoutPage = () => {
   const { checkoutId = '' } = useParams();
@@ -44,7 +42,7 @@ export const SandboxCheckoutPage = () => {
     queryFn: () =>
       api<SandboxCheckout>(`/api/billing/sandbox/checkouts/${encodeURIComponent(checkoutId)}`, { silent: true }),
   });
-  const tier = findTier(checkout.data?.priceId);
+  const lines = checkout.data ? sandboxCheckoutLines(checkout.data) : [];
 
   const complete = async (outcome: 'pay' | 'decline') => {
     setBusy(true);
@@ -78,25 +76,14 @@ export const SandboxCheckoutPage = () => {
               : errorText(checkout.error)}
           </p>
         ) : null}
-        {checkout.data && tier ? (
+        {checkout.data && lines.length > 0 ? (
           <dl className="space-y-1 rounded-lg border border-border p-3 text-sm">
-            <div className="flex justify-between">
-              <dt className="text-muted">{checkout.data.mode === 'payment' ? 'Purchase' : 'Plan'}</dt>
-              <dd className="font-medium">{tier.display_name}</dd>
-            </div>
-            <div className="flex justify-between">
-              <dt className="text-muted">Price</dt>
-              <dd className="font-medium">
-                {formatMinor(Math.round(tier.price * 100))}
-                {checkout.data.mode === 'subscription' ? ` / ${tier.interval}` : ' once'}
-              </dd>
-            </div>
-            {promotionOf(checkout.data.couponId) ? (
-              <div className="flex justify-between">
-                <dt className="text-muted">Promotion</dt>
-                <dd className="font-medium">{promotionOf(checkout.data.couponId)?.badge}</dd>
+            {lines.map((line) => (
+              <div key={line.label} className="flex justify-between gap-3">
+                <dt className="text-muted">{line.label}</dt>
+                <dd className="text-right font-medium">{line.value}</dd>
               </div>
-            ) : null}
+            ))}
           </dl>
         ) : null}
         {result ? (

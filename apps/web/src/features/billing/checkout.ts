@@ -4,6 +4,7 @@ import { storage } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { CHECKOUT_RETURN_URL_KEY } from '../auth/sign-in-dialog';
 import { openSignIn, registerNewUserCheckout } from '../auth/sign-in-store';
+import { forgetsRememberedPromo, promoFields } from './remembered-promo';
 
 export const PENDING_PRICE_KEY = 'checkout:pendingPriceId';
 export const REFERRAL_KEY = 'checkout:referralId';
@@ -12,6 +13,8 @@ export const PROMO_KEY = 'checkout:promoCode';
 
 interface CheckoutAnswer {
   url?: string;
+  /** The checkout carries the promotion of the promo code sent (named or remembered). */
+  promoCodeApplied?: boolean;
   useUpgradeFlow?: boolean;
   newPriceId?: string;
   redirectToPortal?: boolean;
@@ -59,6 +62,7 @@ export const startCheckout = async (options: CheckoutOptions): Promise<void> => 
     return;
   }
   let body: CheckoutAnswer | null = null;
+  const remembered = storage.get<string | null>(PROMO_KEY, null);
   try {
     body = await api<CheckoutAnswer>('/api/stripe/create-checkout', {
       silent: true,
@@ -67,8 +71,7 @@ export const startCheckout = async (options: CheckoutOptions): Promise<void> => 
         mode: options.mode ?? 'subscription',
         successUrl: options.successPath ? `${window.location.origin}${options.successPath}` : undefined,
         cancelUrl: `${window.location.origin}${options.cancelPath ?? '/?scrollToPricing=true'}`,
-        couponId: options.couponId ?? undefined,
-        promoCode: options.promoCode ?? storage.get<string | null>(PROMO_KEY, null) ?? undefined,
+        ...promoFields(options, remembered),
         referralId: storage.get<string | null>(REFERRAL_KEY, null) ?? undefined,
       },
     });
@@ -81,7 +84,7 @@ export const startCheckout = async (options: CheckoutOptions): Promise<void> => 
     return;
   }
   if (body?.url) {
-    storage.remove(PROMO_KEY);
+    if (forgetsRememberedPromo(options, body, remembered)) storage.remove(PROMO_KEY);
     const opened = window.open(body.url, '_blank');
     if (opened) opened.opener = null;
     else window.location.assign(body.url);

@@ -21,7 +21,7 @@ export const InvoicesTable = ({ overview }: { overview: TBillingOverview }) => {
   return (
     <div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <section className="overflow-x-auto" tabIndex={0} aria-label="Invoices">
+      <section className="relative overflow-x-auto" tabIndex={0} aria-label="Invoices">
         <table className="w-full text-sm">
           <caption className="sr-only">Invoices, newest first</caption>
           <thead>

@@ -1,6 +1,6 @@
 import {
   cardPrice,
-  formatCreditCount,
+  creditsLine,
   formatPerMonth,
   formatPrice,
   PLAN_BUTTON_TEXT,
@@ -135,12 +135,7 @@ export const PlanCard = ({
               </option>
             ))}
           </Select>
-          {pack ? (
-            <p className="mt-1 text-xs text-muted">
-              {formatCreditCount(pack.credits)} credits{pack.billing === 'year' ? ' a year' : ''} · $
-              {pack.pricePerCredit.toFixed(4)} per credit
-            </p>
-          ) : null}
+          {pack ? <p className="mt-1 text-xs text-muted">{creditsLine(pack)}</p> : null}
         </div>
       ) : null}
 

@@ -126,7 +126,7 @@ export const UsageBreakdownCard = () => {
             </ResponsiveContainer>
           </figure>
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-          <section className="overflow-x-auto" tabIndex={0} aria-label="Usage breakdown table">
+          <section className="relative overflow-x-auto" tabIndex={0} aria-label="Usage breakdown table">
             <table className="w-full text-sm">
               <caption className="sr-only">
                 Usage by {labels[groupBy].toLowerCase()}, {breakdown.data?.from} to {breakdown.data?.to}

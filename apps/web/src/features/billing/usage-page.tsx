@@ -4,6 +4,8 @@ import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card, PageHeading, Spinner } from '../../components/ui/card';
 import { api } from '../../lib/api';
+import { usePortalContext } from '../portal/api';
+import { useSession } from '../session/session';
 import { AllowancesCard } from './allowances-card';
 import { useBillingAccess, useBillingRefresh, useUsagePoller } from './billing-api';
 import { ManagePlanDialog } from './manage-plan-dialog';
@@ -40,6 +42,11 @@ const ClientNotice = ({ accountName }: { accountName: string | null }) => (
  */
 export const UsagePage = () => {
   const { account, canManageBilling } = useBillingAccess();
+  const { currentSubaccount } = useSession();
+  // A client (portal) reads the agency by its brand name, never its internal account name.
+  const portal = usePortalContext(currentSubaccount?.role === 'client' ? currentSubaccount.id : null);
+  const agencyName =
+    currentSubaccount?.role === 'client' ? (portal.data?.branding.name ?? null) : (account?.name ?? null);
   const { data, error, loading, refetch } = useUsagePoller();
   const refresh = useBillingRefresh();
   const [params, setParams] = useSearchParams();
@@ -86,7 +93,7 @@ export const UsagePage = () => {
       {error && !data ? (
         <StatusBanner banner={{ type: 'error', title: 'Unable to load usage', description: error }} />
       ) : null}
-      {data && !canManageBilling ? <ClientNotice accountName={account?.name ?? null} /> : null}
+      {data && !canManageBilling ? <ClientNotice accountName={agencyName} /> : null}
       {balance && canManageBilling ? (
         <Card className="space-y-4">
           <div className="flex flex-wrap items-start justify-between gap-3">
@@ -204,7 +211,7 @@ export const UsagePage = () => {
         <UsageChart logs={data?.usageLogs ?? []} />
         {(data?.usageLogs.length ?? 0) > 0 ? (
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-          <section className="overflow-x-auto" tabIndex={0} aria-label="Usage log table">
+          <section className="relative overflow-x-auto" tabIndex={0} aria-label="Usage log table">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Usage logs</caption>
               <thead className="text-muted">

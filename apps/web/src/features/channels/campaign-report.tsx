@@ -14,6 +14,9 @@ import { Dialog } from '../../components/ui/dialog';
 import { api } from '../../lib/api';
 import { showErrorDialog } from '../errors/error-dialog';
 import { CampaignChart } from './campaign-chart';
+import { CampaignActionDialog } from './campaign-confirm';
+import { CampaignTracking } from './campaign-tracking';
+import { SequenceReport } from './sequence-report';
 
 export const STATUS_LABELS: Record<TCampaign['status'], string> = {
   draft: 'Draft',
@@ -129,14 +132,17 @@ export const CampaignReport = ({
   campaign,
   canEdit,
   onEdit,
+  onCloned,
 }: {
   connection: TChannelConnection;
   campaign: TCampaign;
   canEdit: boolean;
   onEdit: () => void;
+  onCloned?: (copy: TCampaign) => void;
 }) => {
   const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
+  const [asking, setAsking] = useState<'start' | 'pause' | null>(null);
   const timeline = useQuery({
     queryKey: ['channel', connection.connectionId, 'timeline', campaign.campaignId],
     queryFn: () =>
@@ -152,12 +158,23 @@ export const CampaignReport = ({
       }),
     onSuccess: () => {
       setConfirming(false);
+      setAsking(null);
       return client.invalidateQueries({ queryKey: ['channel', connection.connectionId] });
     },
     onError: (failure) => {
       setConfirming(false);
+      setAsking(null);
       showErrorDialog(failure);
     },
+  });
+  const clone = useMutation({
+    mutationFn: () =>
+      api<TCampaign>(`/api/channels/${connection.connectionId}/campaigns/${campaign.campaignId}/clone`, {
+        method: 'POST',
+        silent: true,
+      }),
+    onSuccess: (copy) => onCloned?.(copy),
+    onError: (failure) => showErrorDialog(failure),
   });
   const f = campaign.figures;
   const unconfirmed = f.unconfirmed ?? 0;
@@ -196,7 +213,7 @@ export const CampaignReport = ({
       ) : null}
       <p className="mt-2 text-xs text-muted">
         {f.total} recipients
-        {f.suppressed ? `, ${f.suppressed} skipped: opted out (STOP)` : ''}
+        {f.suppressed ? `, ${f.suppressed} skipped: suppressed (opted out or failed for good)` : ''}
         {f.skipped > f.suppressed
           ? `, ${f.skipped - f.suppressed} skipped (no WhatsApp window or a missing value)`
           : ''}
@@ -205,11 +222,12 @@ export const CampaignReport = ({
           ? ` Failures: ${campaign.failures.map((x) => `${x.errorCode} × ${x.count}`).join(', ')}.`
           : ''}
       </p>
+      <SequenceReport connectionId={connection.connectionId} campaignId={campaign.campaignId} />
       <div className="mt-4">{timeline.data ? <CampaignChart timeline={timeline.data} /> : null}</div>
       <div className="mt-4 flex flex-wrap gap-2">
         {canEdit && campaign.status === 'draft' ? (
           <>
-            <Button onClick={() => act.mutate('start')} disabled={act.isPending}>
+            <Button onClick={() => setAsking('start')} disabled={act.isPending}>
               {campaign.sendAt ? 'Schedule' : 'Send now'}
             </Button>
             <Button variant="secondary" onClick={onEdit}>
@@ -218,7 +236,7 @@ export const CampaignReport = ({
           </>
         ) : null}
         {canEdit && (campaign.status === 'sending' || campaign.status === 'scheduled') ? (
-          <Button variant="secondary" onClick={() => act.mutate('pause')}>
+          <Button variant="secondary" onClick={() => setAsking('pause')}>
             Pause
           </Button>
         ) : null}
@@ -228,6 +246,11 @@ export const CampaignReport = ({
         {canEdit && !['completed', 'cancelled', 'draft'].includes(campaign.status) ? (
           <Button variant="danger" onClick={() => act.mutate('cancel')}>
             Cancel campaign
+          </Button>
+        ) : null}
+        {canEdit ? (
+          <Button variant="secondary" onClick={() => clone.mutate()} disabled={clone.isPending}>
+            Clone
           </Button>
         ) : null}
         {campaign.status !== 'draft' ? (
@@ -240,6 +263,19 @@ export const CampaignReport = ({
           </a>
         ) : null}
       </div>
+      {campaign.status !== 'draft' && campaign.status !== 'scheduled' ? (
+        <CampaignTracking connection={connection} campaign={campaign} />
+      ) : null}
+      {asking ? (
+        <CampaignActionDialog
+          connectionId={connection.connectionId}
+          campaign={campaign}
+          action={asking}
+          busy={act.isPending}
+          onConfirm={() => act.mutate(asking)}
+          onClose={() => setAsking(null)}
+        />
+      ) : null}
       {confirming ? (
         <RetryUnsentDialog
           campaign={campaign}

@@ -15,6 +15,9 @@ import { ApiError, api } from '../../lib/api';
 import { showErrorDialog } from '../errors/error-dialog';
 import { CampaignReport, STATUS_LABELS } from './campaign-report';
 import { MediaUpload } from './media-upload';
+import { SequenceEditor, sequenceDraftOf, sequencePayload } from './sequence-editor';
+import { useCampaignDetail } from './sequence-report';
+import { type WhatsappTemplatePick, WhatsappTemplatePicker } from './whatsapp-templates-picker';
 
 const useCampaigns = (connectionId: string) =>
   useQuery({
@@ -43,19 +46,24 @@ const Editor = ({
   const [tags, setTags] = useState<string[]>(campaign?.audience.type === 'tags' ? campaign.audience.tags : []);
   const [message, setMessage] = useState(campaign?.message ?? '');
   const [useTemplate, setUseTemplate] = useState(Boolean(campaign?.whatsappTemplate));
-  const [contentSid, setContentSid] = useState(campaign?.whatsappTemplate?.contentSid ?? '');
-  const [templateBody, setTemplateBody] = useState(campaign?.whatsappTemplate?.body ?? '');
+  const [template, setTemplate] = useState<WhatsappTemplatePick | null>(
+    campaign?.whatsappTemplate
+      ? { contentSid: campaign.whatsappTemplate.contentSid, variables: campaign.whatsappTemplate.variables ?? {} }
+      : null,
+  );
   const [sendAt, setSendAt] = useState(campaign?.sendAt ?? '');
   const [mediaUrl, setMediaUrl] = useState(campaign?.mediaUrl ?? '');
   const [quiet, setQuiet] = useState(Boolean(campaign?.quietHours));
   const [quietStart, setQuietStart] = useState(campaign?.quietHours?.start ?? '21:00');
   const [quietEnd, setQuietEnd] = useState(campaign?.quietHours?.end ?? '08:00');
+  const [sequence, setSequence] = useState(() => sequenceDraftOf(campaign));
   const [error, setError] = useState<{ field?: string; message: string } | null>(null);
   const body: TCampaignInput = {
+    ...sequencePayload(sequence),
     name,
     audience: audienceType === 'tags' ? { type: 'tags', tags } : { type: 'all' },
     message,
-    whatsappTemplate: whatsapp && useTemplate ? { contentSid, body: templateBody } : null,
+    whatsappTemplate: whatsapp && useTemplate && template ? template : null,
     mediaUrl: mediaUrl.trim() || null,
     sendAt: sendAt || null,
     quietHours: quiet ? { start: quietStart, end: quietEnd } : null,
@@ -79,10 +87,14 @@ const Editor = ({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    if (whatsapp && useTemplate && !template) {
+      setError({ field: 'whatsappTemplate.contentSid', message: 'Choose an approved template' });
+      return;
+    }
     save.mutate();
   };
   const encoding = smsEncoding(message);
-  const variables = templateVariables(`${message} ${templateBody}`);
+  const variables = templateVariables(message);
   const errorFor = (...fields: string[]) =>
     error && fields.some((f) => error.field?.startsWith(f)) ? error.message : null;
 
@@ -146,28 +158,12 @@ const Editor = ({
           </label>
         ) : null}
         {whatsapp && useTemplate ? (
-          <div className="grid gap-3 sm:grid-cols-2">
-            <div>
-              <Label htmlFor="template-sid">Template Content SID</Label>
-              <Input
-                id="template-sid"
-                value={contentSid}
-                onChange={(e) => setContentSid(e.target.value)}
-                placeholder="HX..."
-              />
-              <FieldError>{errorFor('whatsappTemplate.contentSid')}</FieldError>
-            </div>
-            <div>
-              <Label htmlFor="template-body">Template text</Label>
-              <Textarea
-                id="template-body"
-                value={templateBody}
-                onChange={(e) => setTemplateBody(e.target.value)}
-                placeholder="Hi {{first_name}}, your order is ready."
-              />
-              <FieldError>{errorFor('whatsappTemplate.body')}</FieldError>
-            </div>
-          </div>
+          <WhatsappTemplatePicker
+            connectionId={connection.connectionId}
+            value={template}
+            onChange={setTemplate}
+            errorFor={errorFor}
+          />
         ) : (
           <div>
             <Label htmlFor="campaign-message">Message</Label>
@@ -236,6 +232,7 @@ const Editor = ({
             </div>
           ) : null}
         </div>
+        <SequenceEditor draft={sequence} onChange={setSequence} error={error} />
         <div className="flex gap-2">
           <Button type="submit" disabled={save.isPending}>
             Save draft
@@ -247,6 +244,30 @@ const Editor = ({
       </form>
     </Card>
   );
+};
+
+/** The editor of a new campaign, or of a saved one once its steps are loaded. */
+const EditorFor = ({
+  connection,
+  campaignId,
+  onSaved,
+  onCancel,
+}: {
+  connection: TChannelConnection;
+  campaignId: string | null;
+  onSaved: (campaign: TCampaign) => void;
+  onCancel: () => void;
+}) => {
+  const detail = useCampaignDetail(connection.connectionId, campaignId);
+  if (campaignId && !detail.data)
+    return (
+      <Card>
+        <p className="text-sm text-muted" role="status">
+          {detail.isError ? 'The campaign could not be loaded.' : 'Loading the campaign…'}
+        </p>
+      </Card>
+    );
+  return <Editor connection={connection} campaign={detail.data ?? null} onSaved={onSaved} onCancel={onCancel} />;
 };
 
 /** The campaigns of a connection with their live figures, the editor and one campaign's detail. */
@@ -264,7 +285,7 @@ export const CampaignsTab = ({ connection, canEdit }: { connection: TChannelConn
   };
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)]">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)]">
       <Card className="p-0">
         <div className="flex items-center border-b border-border px-4 py-3">
           <h2 className="flex-1 font-semibold">Campaigns</h2>
@@ -304,10 +325,10 @@ export const CampaignsTab = ({ connection, canEdit }: { connection: TChannelConn
       </Card>
       <div>
         {editing ? (
-          <Editor
+          <EditorFor
             key={editing}
             connection={connection}
-            campaign={editing === 'new' ? null : (list.find((c) => c.campaignId === editing) ?? null)}
+            campaignId={editing === 'new' ? null : editing}
             onSaved={saved}
             onCancel={() => setEditing(null)}
           />
@@ -317,6 +338,7 @@ export const CampaignsTab = ({ connection, canEdit }: { connection: TChannelConn
             campaign={current}
             canEdit={canEdit}
             onEdit={() => setEditing(current.campaignId)}
+            onCloned={saved}
           />
         ) : (
           <Card>

@@ -1,4 +1,10 @@
-import type { TChannelConnection, TContactImportPreview, TContactImportReport, TContactList } from '@switchboard/core';
+import type {
+  TChannelConnection,
+  TContact,
+  TContactImportPreview,
+  TContactImportReport,
+  TContactList,
+} from '@switchboard/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/button';
@@ -6,12 +12,13 @@ import { Card } from '../../components/ui/card';
 import { FieldError, Input, Label, Select } from '../../components/ui/input';
 import { ApiError, api } from '../../lib/api';
 import { showErrorDialog } from '../errors/error-dialog';
+import { ContactEditor, suppressionLabel } from './contact-editor';
 import { uploadFile } from './upload';
 
 const ImportWizard = ({ connectId, onDone }: { connectId: string; onDone: () => void }) => {
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<TContactImportPreview | null>(null);
-  const [mapping, setMapping] = useState({ phone: '', name: '', tags: '', addTags: '' });
+  const [mapping, setMapping] = useState({ phone: '', name: '', tags: '', timeZone: '', addTags: '' });
   const [report, setReport] = useState<TContactImportReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fail = (failure: unknown) => {
@@ -27,6 +34,7 @@ const ImportWizard = ({ connectId, onDone }: { connectId: string; onDone: () => 
         phone: result.suggestedMapping.phone ?? '',
         name: result.suggestedMapping.name ?? '',
         tags: result.suggestedMapping.tags ?? '',
+        timeZone: result.suggestedMapping.timeZone ?? '',
         addTags: '',
       });
     },
@@ -39,7 +47,10 @@ const ImportWizard = ({ connectId, onDone }: { connectId: string; onDone: () => 
           phone: mapping.phone,
           ...(mapping.name ? { name: mapping.name } : {}),
           ...(mapping.tags ? { tags: mapping.tags } : {}),
-          attributes: (preview?.columns ?? []).filter((c) => ![mapping.phone, mapping.name, mapping.tags].includes(c)),
+          ...(mapping.timeZone ? { timeZone: mapping.timeZone } : {}),
+          attributes: (preview?.columns ?? []).filter(
+            (c) => ![mapping.phone, mapping.name, mapping.tags, mapping.timeZone].includes(c),
+          ),
           addTags: mapping.addTags
             .split(',')
             .map((t) => t.trim())
@@ -97,10 +108,11 @@ const ImportWizard = ({ connectId, onDone }: { connectId: string; onDone: () => 
       {preview ? (
         <div className="mt-4 space-y-4">
           <p className="text-sm">{preview.rowCount} rows. Map the columns:</p>
-          <div className="grid gap-3 sm:grid-cols-3">
+          <div className="grid gap-3 sm:grid-cols-2">
             {columnSelect('phone', 'Phone number', false)}
             {columnSelect('name', 'Name', true)}
             {columnSelect('tags', 'Tags', true)}
+            {columnSelect('timeZone', 'Time zone (IANA, e.g. Europe/Berlin)', true)}
           </div>
           <div>
             <Label htmlFor="map-add-tags">Tag every imported contact (comma-separated)</Label>
@@ -111,7 +123,7 @@ const ImportWizard = ({ connectId, onDone }: { connectId: string; onDone: () => 
               placeholder="spring-2026"
             />
           </div>
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full text-left text-xs">
               <caption className="sr-only">First rows of the file</caption>
               <thead>
@@ -177,7 +189,7 @@ const ImportWizard = ({ connectId, onDone }: { connectId: string; onDone: () => 
   );
 };
 
-/** Contacts of the sub-account: search, tags, opt-out state, add one, import a CSV. */
+/** Contacts of the sub-account: search, tags, time zone, opt-out state (cleared, edited), add, edit, delete, import. */
 export const ContactsTab = ({ connection, canEdit }: { connection: TChannelConnection; canEdit: boolean }) => {
   const client = useQueryClient();
   // The connection's id: the opt-out state shown is of its sender (contacts are the sub-account's).
@@ -188,6 +200,7 @@ export const ContactsTab = ({ connection, canEdit }: { connection: TChannelConne
   const [phone, setPhone] = useState('');
   const [name, setName] = useState('');
   const [addError, setAddError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<TContact | null>(null);
   const query = new URLSearchParams({
     page: String(page),
     limit: '25',
@@ -219,10 +232,18 @@ export const ContactsTab = ({ connection, canEdit }: { connection: TChannelConne
     setAddError(null);
     add.mutate();
   };
+  const clear = useMutation({
+    mutationFn: (contact: TContact) =>
+      api(`/api/channels/${connectId}/contacts/${contact.contactId}`, {
+        method: 'PATCH',
+        body: { optedOut: false },
+      }),
+    onSuccess: () => void refresh(),
+  });
   const data = contacts.data;
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_380px]">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,1fr)_380px]">
       <Card className="p-0">
         <div className="flex flex-wrap gap-2 border-b border-border p-3">
           <label htmlFor="contact-search" className="sr-only">
@@ -259,7 +280,7 @@ export const ContactsTab = ({ connection, canEdit }: { connection: TChannelConne
           </Select>
           <span className="ml-auto self-center text-sm text-muted">{data?.total ?? 0} contacts</span>
         </div>
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Contacts</caption>
             <thead>
@@ -267,7 +288,13 @@ export const ContactsTab = ({ connection, canEdit }: { connection: TChannelConne
                 <th className="px-3 py-2">Number</th>
                 <th className="px-3 py-2">Name</th>
                 <th className="px-3 py-2">Tags</th>
+                <th className="px-3 py-2">Time zone</th>
                 <th className="px-3 py-2">State</th>
+                {canEdit ? (
+                  <th className="px-3 py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody>
@@ -276,7 +303,34 @@ export const ContactsTab = ({ connection, canEdit }: { connection: TChannelConne
                   <td className="px-3 py-2 font-mono text-xs">{contact.phone}</td>
                   <td className="px-3 py-2">{contact.name ?? '—'}</td>
                   <td className="px-3 py-2 text-xs">{contact.tags.join(', ')}</td>
-                  <td className="px-3 py-2 text-xs">{contact.optedOut ? 'Opted out (STOP)' : 'Subscribed'}</td>
+                  <td className="px-3 py-2 text-xs">{contact.timeZone ?? '—'}</td>
+                  <td className="px-3 py-2 text-xs">
+                    {suppressionLabel(contact)}
+                    {canEdit && contact.suppression?.clearable ? (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        className="ml-1"
+                        aria-label={`Clear the suppression of ${contact.phone}`}
+                        disabled={clear.isPending}
+                        onClick={() => clear.mutate(contact)}
+                      >
+                        Clear
+                      </Button>
+                    ) : null}
+                  </td>
+                  {canEdit ? (
+                    <td className="px-3 py-2">
+                      <Button
+                        size="sm"
+                        variant="secondary"
+                        aria-label={`Edit ${contact.name ?? contact.phone}`}
+                        onClick={() => setEditing(contact)}
+                      >
+                        Edit
+                      </Button>
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>
@@ -300,7 +354,16 @@ export const ContactsTab = ({ connection, canEdit }: { connection: TChannelConne
         </div>
       </Card>
       {canEdit ? (
-        <div className="space-y-4">
+        <div className="min-w-0 space-y-4">
+          {editing ? (
+            <ContactEditor
+              key={editing.contactId}
+              connectId={connectId}
+              contact={editing}
+              onSaved={() => void refresh()}
+              onClose={() => setEditing(null)}
+            />
+          ) : null}
           <ImportWizard connectId={connectId} onDone={() => void refresh()} />
           <Card>
             <h2 className="font-semibold">Add a contact</h2>

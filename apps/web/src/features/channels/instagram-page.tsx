@@ -7,8 +7,9 @@ import { toast } from '../../lib/toast';
 import type { ConnectContext } from '../connection/connection-layout';
 import { Inbox } from '../widget/inbox-page';
 import { InstagramConnectForm } from './instagram-connect-form';
+import { InstagramPagePicker, useInstagramPageChoice } from './instagram-page-picker';
 import { InstagramSettings } from './instagram-settings';
-import { SandboxPhone } from './sandbox-phone';
+import { logTabLabel, SandboxPhone } from './sandbox-phone';
 import { SectionTabs } from './section-tabs';
 import { useChannelEvents, useChannels } from './use-channel';
 
@@ -20,8 +21,8 @@ const TABS = [
 type Tab = (typeof TABS)[number][0];
 
 /** What the connection's state asks of the agency, when it is not simply live. */
-const StateNotice = ({ connection }: { connection: TChannelConnection }) => {
-  if (connection.status === 'live') return null;
+const StateNotice = ({ connection, choosing }: { connection: TChannelConnection; choosing: boolean }) => {
+  if (connection.status === 'live' || choosing) return null;
   const pending = connection.status === 'pending_connection';
   const code = connection.statusCode;
   const actions: readonly string[] = isErrorCode(code) ? (ERROR_CODES[code].actions ?? []) : [];
@@ -49,10 +50,18 @@ export const InstagramRoute = () => {
   useChannelEvents(connection?.connectionId ?? null);
   const sandboxAvailable = channels.data?.sandboxAvailable ?? false;
   // Without the sandbox on this server there is no sandbox to write to.
-  const tabs = TABS.filter(([key]) => key !== 'phone' || sandboxAvailable);
+  // A sandbox connection's phone (where this server runs the sandbox); a real one's message log.
+  const real = Boolean(connection && connection.transport !== 'sandbox');
+  const tabs = TABS.filter(([key]) => key !== 'phone' || sandboxAvailable || real).map(
+    ([key, name]) => [key, key === 'phone' ? logTabLabel(connection, name) : name] as const,
+  );
   const tab = (tabs.find(([key]) => key === params.get('tab'))?.[0] ??
     (connection?.transport === 'sandbox' && sandboxAvailable ? 'phone' : 'conversations')) as Tab;
   const canEdit = context.role !== 'viewer';
+  const choice = useInstagramPageChoice(
+    connection?.connectionId ?? '',
+    Boolean(canEdit && connection?.status === 'pending_connection'),
+  );
   const outcome = params.get('connected') ? 'connected' : params.get('error') ? 'failed' : null;
   useEffect(() => {
     if (outcome === 'connected') toast.success('Instagram account connected');
@@ -96,8 +105,16 @@ export const InstagramRoute = () => {
       ) : null}
       {connection ? (
         <>
-          <StateNotice connection={connection} />
-          <SectionTabs label="Instagram Agent sections" tabs={tabs} current={tab} clears={['connected', 'error']} />
+          <StateNotice connection={connection} choosing={Boolean(choice.data)} />
+          {choice.data && connection.status === 'pending_connection' ? (
+            <InstagramPagePicker connection={connection} choice={choice.data} />
+          ) : null}
+          <SectionTabs
+            label="Instagram Agent sections"
+            tabs={tabs}
+            current={tab}
+            clears={['connected', 'error', 'choose']}
+          />
           {tab === 'conversations' ? (
             <Inbox
               connectionId={connection.connectionId}

@@ -5,11 +5,12 @@ import { Card, Spinner } from '../../components/ui/card';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import type { ConnectContext } from '../connection/connection-layout';
+import { usePortalContext } from '../portal/api';
 import { Inbox } from '../widget/inbox-page';
 import { CampaignsTab } from './campaigns-tab';
 import { ConnectForm } from './connect-form';
 import { ContactsTab } from './contacts-tab';
-import { SandboxPhone } from './sandbox-phone';
+import { logTabLabel, SandboxPhone } from './sandbox-phone';
 import { SectionTabs } from './section-tabs';
 import { SettingsTab } from './settings-tab';
 import { CHANNEL_NAMES, useChannelEvents, useChannels } from './use-channel';
@@ -35,6 +36,15 @@ const ErrorNotice = ({ connection }: { connection: TChannelConnection }) =>
     </Card>
   ) : null;
 
+/** A connection that sends but whose inbound webhooks will be refused (a Twilio API key without the auth token). */
+export const WebhookWarning = ({ connection }: { connection: TChannelConnection }) =>
+  connection.webhookWarning ? (
+    <Card role="alert" className="mb-5 border-amber-500/60">
+      <h2 className="font-semibold">Inbound messages are refused</h2>
+      <p className="mt-1 text-sm">{connection.webhookWarning}</p>
+    </Card>
+  ) : null;
+
 /** /{connectId}/sms/campaigns and /{connectId}/whatsapp/campaigns. */
 export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
   const { connectId = '' } = useParams();
@@ -50,10 +60,19 @@ export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
     list.find((item) => item.connectionId === connectId || item.connectionId === params.get('connection')) ?? list[0];
   useChannelEvents(connection?.connectionId ?? null);
   const sandboxAvailable = channels.data?.sandboxAvailable ?? false;
+  // A client (the portal) runs campaigns and contacts where the agency allows; the connection's
+  // settings and the sandbox phone stay the agency's, and replying follows the inbox switch.
+  const isClient = context.role === 'client';
+  const portal = usePortalContext(isClient ? context.subaccountId : null);
   // Without the sandbox on this server there is no sandbox phone to show.
-  const tabs = TABS.filter(([key]) => key !== 'phone' || sandboxAvailable);
+  // A sandbox connection's phone (where this server runs the sandbox); a real one's message log.
+  const real = Boolean(connection && connection.transport !== 'sandbox');
+  const tabs = TABS.filter(
+    ([key]) => (key !== 'phone' || sandboxAvailable || real) && !(isClient && (key === 'phone' || key === 'settings')),
+  ).map(([key, name]) => [key, key === 'phone' ? logTabLabel(connection, name) : name] as const);
   const tab = (tabs.find(([key]) => key === params.get('tab'))?.[0] ?? 'campaigns') as Tab;
-  const canEdit = context.role !== 'viewer';
+  const canEdit = isClient ? Boolean(portal.data?.access.campaigns) : context.role !== 'viewer';
+  const canReply = isClient ? Boolean(portal.data?.access.inbox) : canEdit;
 
   return (
     <div className="mx-auto max-w-7xl">
@@ -79,31 +98,36 @@ export const MessagingRoute = ({ type }: { type: TMessagingChannel }) => {
               : `Twilio · ${connection.sender.phoneNumber ?? connection.sender.messagingServiceSid}`}
           </span>
         ) : null}
-        <Link to={`/${connectId}/dashboard`} className="text-sm underline">
-          Dashboard
-        </Link>
+        {isClient ? null : (
+          <Link to={`/${connectId}/dashboard`} className="text-sm underline">
+            Dashboard
+          </Link>
+        )}
       </header>
       {channels.isLoading ? <Spinner label="Loading the connection" /> : null}
       {!channels.isLoading && !connection ? (
-        canEdit ? (
+        canEdit && !isClient ? (
           <ConnectForm subaccountId={context.subaccountId} type={type} sandboxAvailable={sandboxAvailable} />
         ) : (
           <p className="text-sm text-muted">
-            No {CHANNEL_NAMES[type]} is connected yet. Ask an admin or member to connect one.
+            No {CHANNEL_NAMES[type]} is connected yet.{' '}
+            {isClient ? 'Ask your agency to connect one.' : 'Ask an admin or member to connect one.'}
           </p>
         )
       ) : null}
       {connection ? (
         <>
           <ErrorNotice connection={connection} />
+          <WebhookWarning connection={connection} />
           <SectionTabs label={`${CHANNEL_NAMES[type]} sections`} tabs={tabs} current={tab} />
           {tab === 'campaigns' ? <CampaignsTab connection={connection} canEdit={canEdit} /> : null}
           {tab === 'contacts' ? <ContactsTab connection={connection} canEdit={canEdit} /> : null}
           {tab === 'conversations' ? (
             <Inbox
               connectionId={connection.connectionId}
-              canReply={canEdit}
+              canReply={canReply}
               canAttach
+              whatsapp={type === 'whatsapp'}
               notice={connection.transport === 'sandbox' ? SANDBOX_NOTICE : undefined}
             />
           ) : null}

@@ -1,4 +1,9 @@
-import { SANDBOX_NOTICE, type TChannelConnection, type TChannelMessage } from '@switchboard/core';
+import {
+  SANDBOX_NOTICE,
+  type TChannelConnection,
+  type TChannelMessage,
+  type TChannelMessageList,
+} from '@switchboard/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
@@ -8,16 +13,47 @@ import { ApiError, api } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { showErrorDialog } from '../errors/error-dialog';
 
+/** What actually carries a connection's messages, as its log is labelled: only a sandbox says Sandbox. */
+export const transportLabel = (connection: Pick<TChannelConnection, 'transport'>) =>
+  connection.transport === 'sandbox' ? 'Sandbox' : connection.transport === 'meta' ? 'Meta' : 'Twilio';
+
+/** The tab of the messages: the sandbox phone for a sandbox connection, the message log for a real one. */
+export const logTabLabel = (connection: Pick<TChannelConnection, 'transport'> | undefined, sandboxName: string) =>
+  connection && connection.transport !== 'sandbox' ? 'Message log' : sandboxName;
+
 const DEFAULT_PHONE = '+15555550123';
 const DEFAULT_USERNAME = 'sandbox.visitor';
 
-/** Every message of the connection, live: the sandbox phone's inbox and the numbers that have one. */
-const useMessages = (connectionId: string) =>
-  useQuery({
+const PAGE = 500;
+
+/**
+ * The connection's messages: the latest page live (the sandbox phone's inbox and the numbers that
+ * have one), and older pages loaded on demand, each before the oldest message shown.
+ */
+const useMessages = (connectionId: string) => {
+  const latest = useQuery({
     queryKey: ['channel', connectionId, 'messages'],
-    queryFn: () =>
-      api<{ messages: TChannelMessage[] }>(`/api/channels/${connectionId}/messages?limit=500`, { silent: true }),
+    queryFn: () => api<TChannelMessageList>(`/api/channels/${connectionId}/messages?limit=${PAGE}`, { silent: true }),
   });
+  const [older, setOlder] = useState<{ messages: TChannelMessage[]; hasMore: boolean } | null>(null);
+  const recent = latest.data?.messages ?? [];
+  const all = useMemo(() => {
+    const shown = new Set(recent.map((message) => message.messageId));
+    return [...(older?.messages ?? []).filter((message) => !shown.has(message.messageId)), ...recent];
+  }, [older, recent]);
+  const loadOlder = useMutation({
+    mutationFn: () =>
+      api<TChannelMessageList>(
+        `/api/channels/${connectionId}/messages?limit=${PAGE}&before=${encodeURIComponent(all[0]?.messageId ?? '')}`,
+        { silent: true },
+      ),
+    onSuccess: (page) =>
+      setOlder((before) => ({ messages: [...page.messages, ...(before?.messages ?? [])], hasMore: page.hasMore })),
+    onError: (failure) => showErrorDialog(failure),
+  });
+  const hasMore = older ? older.hasMore : (latest.data?.hasMore ?? false);
+  return { all, hasMore, loadOlder, isLoading: latest.isLoading };
+};
 
 /**
  * The sandbox phone: text the agent as any number, see every message to that number arrive, reply,
@@ -30,7 +66,7 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
   const [phone, setPhone] = useState(instagram ? DEFAULT_USERNAME : DEFAULT_PHONE);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const all = messages.data?.messages ?? [];
+  const { all } = messages;
   const numbers = useMemo(() => {
     const seen = new Map<string, TChannelMessage>();
     for (const message of all) seen.set(message.contactPhone, message);
@@ -101,13 +137,21 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
         </ul>
       </Card>
       <section
-        aria-label={instagram ? 'Instagram sandbox' : 'Sandbox phone'}
+        aria-label={
+          sandbox ? (instagram ? 'Instagram sandbox' : 'Sandbox phone') : `Message log (${transportLabel(connection)})`
+        }
         className="mx-auto w-full max-w-[400px] rounded-[2.5rem] border-4 border-border bg-surface p-3 shadow-lg"
       >
         <div className="flex items-center justify-between px-3 pb-2 text-xs text-muted">
           <span>9:41</span>
-          <span className="rounded bg-amber-500/15 px-2 py-0.5 font-semibold text-amber-900 dark:text-amber-200">
-            Sandbox
+          <span
+            className={cn(
+              'rounded px-2 py-0.5 font-semibold',
+              sandbox ? 'bg-amber-500/15 text-amber-900 dark:text-amber-200' : 'bg-primary/15 text-foreground',
+            )}
+            data-testid="log-transport"
+          >
+            {transportLabel(connection)}
           </span>
           <span>100%</span>
         </div>
@@ -128,7 +172,15 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
           </div>
         ) : null}
         <div className="px-3 pb-2">
-          <Label htmlFor="sandbox-from">{instagram ? 'Writing as (Instagram username)' : 'Texting as'}</Label>
+          <Label htmlFor="sandbox-from">
+            {sandbox
+              ? instagram
+                ? 'Writing as (Instagram username)'
+                : 'Texting as'
+              : instagram
+                ? 'Conversation with (Instagram username)'
+                : 'Conversation with'}
+          </Label>
           <Input
             id="sandbox-from"
             value={phone}
@@ -147,6 +199,18 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
           aria-live="polite"
           className="h-[380px] space-y-2 overflow-y-auto rounded-2xl bg-background p-3"
         >
+          {messages.hasMore ? (
+            <li className="text-center">
+              <Button
+                size="sm"
+                variant="ghost"
+                disabled={messages.loadOlder.isPending}
+                onClick={() => messages.loadOlder.mutate()}
+              >
+                {messages.loadOlder.isPending ? 'Loading…' : 'Show earlier messages'}
+              </Button>
+            </li>
+          ) : null}
           {!thread.length ? (
             <li className="text-center text-xs text-muted">
               {instagram ? 'Send the agent a message to start.' : 'Text the agent to start.'}
@@ -214,7 +278,7 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
         <FieldError>{error}</FieldError>
       </section>
       <Card>
-        <h2 className="font-semibold">How the sandbox works</h2>
+        <h2 className="font-semibold">{sandbox ? 'How the sandbox works' : 'How this log works'}</h2>
         <p className="mt-2 text-sm text-muted">
           {instagram
             ? sandbox
@@ -224,7 +288,7 @@ export const SandboxPhone = ({ connection, canEdit }: { connection: TChannelConn
               ? 'Nothing leaves this app. Text the agent as any number; campaign messages and the agent’s answers arrive here live. STOP opts the number out of every campaign and the agent until it texts START.'
               : 'This connection sends through Twilio: text its number from a real phone. Every message in and out shows here live.'}
         </p>
-        {instagram ? null : (
+        {instagram || !sandbox ? null : (
           <p className="mt-2 text-sm text-muted">
             Twilio’s test numbers +15005550001 (invalid) and +15005550009 (not a mobile) fail in the sandbox as they
             would on Twilio.

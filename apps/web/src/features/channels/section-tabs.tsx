@@ -18,7 +18,7 @@ export const SectionTabs = <T extends string>({
 }) => {
   const [params, setParams] = useSearchParams();
   return (
-    <nav aria-label={label} className="mb-5 flex gap-1 overflow-x-auto border-b border-border">
+    <nav aria-label={label} className="relative mb-5 flex gap-1 overflow-x-auto border-b border-border">
       {tabs.map(([key, name]) => (
         <button
           key={key}

@@ -29,6 +29,8 @@ const ConnectionSettings = ({
     connection.transport === 'twilio' ? (connection.sender.phoneNumber ?? '') : '',
   );
   const [rate, setRate] = useState(String(connection.sendRatePerSecond));
+  const [price, setPrice] = useState(connection.segmentPrice?.amount ?? '');
+  const [currency, setCurrency] = useState(connection.segmentPrice?.currency ?? 'USD');
   const [error, setError] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (body: object) =>
@@ -43,8 +45,14 @@ const ConnectionSettings = ({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    const priceChanged =
+      price.trim() !== (connection.segmentPrice?.amount ?? '') ||
+      (price.trim() !== '' && currency.trim().toUpperCase() !== connection.segmentPrice?.currency);
     save.mutate({
       sendRatePerSecond: Number(rate) || 0,
+      ...(priceChanged
+        ? { segmentPrice: price.trim() ? { amount: price.trim(), currency: currency.trim() } : null }
+        : {}),
       ...(authToken
         ? {
             twilio: { accountSid: accountSid.trim(), authToken: authToken.trim() },
@@ -122,6 +130,29 @@ const ConnectionSettings = ({
             onChange={(e) => setRate(e.target.value)}
             disabled={!canEdit}
           />
+        </div>
+        <div className="grid max-w-md grid-cols-[minmax(0,1fr)_6rem] gap-3">
+          <div>
+            <Label htmlFor="settings-price">Your provider’s price per segment (for campaign estimates)</Label>
+            <Input
+              id="settings-price"
+              inputMode="decimal"
+              value={price}
+              onChange={(e) => setPrice(e.target.value)}
+              disabled={!canEdit}
+              placeholder="0.0079"
+            />
+          </div>
+          <div>
+            <Label htmlFor="settings-currency">Currency</Label>
+            <Input
+              id="settings-currency"
+              value={currency}
+              maxLength={3}
+              onChange={(e) => setCurrency(e.target.value)}
+              disabled={!canEdit}
+            />
+          </div>
         </div>
         <FieldError>{error}</FieldError>
         {canEdit ? (

@@ -6,10 +6,11 @@ import {
   isPathActive,
   showsConnectionSidebar,
   showsSettingsLink,
+  type TRole,
   type TSmsSettings,
 } from '@switchboard/core';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, LayoutDashboard, Menu, Plus, Settings, UsersRound, X } from 'lucide-react';
+import { ArrowLeft, CreditCard, Inbox, LayoutDashboard, Menu, Plus, Settings, UsersRound, X } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { NotFoundPage } from '../../app/not-found-page';
@@ -18,6 +19,7 @@ import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { StateDot } from '../launch/state-badge';
 import { statusStore, useLaunch } from '../launch/use-launch';
+import { PortalLayout } from '../portal/portal-layout';
 import { PageSuspense } from '../routing';
 import { useSession } from '../session/session';
 import { ThemeScope } from '../theme/theme';
@@ -27,7 +29,7 @@ export interface ConnectContext {
   connectId: string;
   subaccountId: string;
   accountId: string;
-  role: 'viewer' | 'member' | 'admin';
+  role: TRole;
 }
 
 /** Resolves a {connectId} (a sub-account or something that belongs to one) for the connection area. */
@@ -108,6 +110,14 @@ const ConnectionSidebar = ({ context, onNavigate }: { context: ConnectContext; o
           >
             Dashboard
           </SideLink>
+          <SideLink
+            to={`/${connectId}/inbox`}
+            active={isPathActive(pathname, `/${connectId}/inbox`)}
+            icon={<Inbox size={18} aria-hidden="true" />}
+            onNavigate={onNavigate}
+          >
+            Inbox
+          </SideLink>
         </ul>
         <div>
           <h2 className="px-3 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">AI AGENTS</h2>
@@ -154,6 +164,14 @@ const ConnectionSidebar = ({ context, onNavigate }: { context: ConnectContext; o
               onNavigate={onNavigate}
             >
               Team
+            </SideLink>
+            <SideLink
+              to={`/${connectId}/plan`}
+              active={isPathActive(pathname, `/${connectId}/plan`)}
+              icon={<CreditCard size={18} aria-hidden="true" />}
+              onNavigate={onNavigate}
+            >
+              Plan
             </SideLink>
             {showsSettingsLink(context.role) ? (
               <SideLink
@@ -215,7 +233,7 @@ export const ConnectionLayout = () => {
         <div className="text-center">
           <h1 className="text-xl font-semibold">Account not found</h1>
           <p className="mt-2 text-sm text-muted">It does not exist or you are not a member of it.</p>
-          <Link to="/agents" className="mt-4 inline-block text-primary underline">
+          <Link to="/agents" className="mt-4 inline-block underline decoration-primary decoration-2">
             Go to your workspace
           </Link>
         </div>
@@ -232,6 +250,9 @@ export const ConnectionLayout = () => {
         </div>
       </Centered>
     );
+  }
+  if (context.data.role === 'client') {
+    return <PortalLayout subaccountId={context.data.subaccountId} outletContext={context.data} />;
   }
   const withSidebar = showsConnectionSidebar(pathname);
 

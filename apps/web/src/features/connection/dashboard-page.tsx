@@ -1,4 +1,11 @@
-import { channelItems, DASHBOARD_CHANNEL_LABELS, LAUNCH_CHANNELS, type TConnectionDashboard } from '@switchboard/core';
+import {
+  channelItems,
+  DASHBOARD_CHANNEL_LABELS,
+  LAUNCH_CHANNELS,
+  MESSAGE_SOURCE_LABELS,
+  MESSAGE_SOURCES,
+  type TConnectionDashboard,
+} from '@switchboard/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useOutletContext } from 'react-router';
@@ -43,6 +50,57 @@ const Section = ({ title, children }: { title: string; children: ReactNode }) =>
   </section>
 );
 
+/** Today's messages of every channel by who sent them, the non-zero ones: "3 received · 50 campaigns". */
+const sourcesHint = (data: TConnectionDashboard) => {
+  const parts = MESSAGE_SOURCES.flatMap((source) => {
+    const count = data.channels.reduce((sum, entry) => sum + entry.today.sources[source], 0);
+    return count ? [`${number(count)} ${MESSAGE_SOURCE_LABELS[source].toLowerCase()}`] : [];
+  });
+  return parts.length ? parts.join(' · ') : undefined;
+};
+
+/** Today's messages per channel by who sent them (received, agent, team, campaigns, keyword replies). */
+export const MessagesBySender = ({ data }: { data: TConnectionDashboard }) => (
+  <div>
+    <section
+      className="relative overflow-x-auto rounded-xl border border-border"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+      tabIndex={0}
+      aria-label="Messages today per channel by sender table"
+    >
+      <table className="w-full text-sm">
+        <caption className="sr-only">Messages today per channel by sender</caption>
+        <thead className="bg-surface-2 text-left">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Channel
+            </th>
+            {MESSAGE_SOURCES.map((source) => (
+              <th key={source} scope="col" className="px-3 py-2 text-right font-medium">
+                {MESSAGE_SOURCE_LABELS[source]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {data.channels.map((entry) => (
+            <tr key={entry.channel} className="border-t border-border" data-testid={`sources-row-${entry.channel}`}>
+              <th scope="row" className="px-3 py-2 text-left font-normal">
+                {DASHBOARD_CHANNEL_LABELS[entry.channel] ?? entry.channel}
+              </th>
+              {MESSAGE_SOURCES.map((source) => (
+                <td key={source} className="px-3 py-2 text-right tabular-nums">
+                  {number(entry.today.sources[source])}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  </div>
+);
+
 /** /{connectId}/dashboard: the sub-account's real figures and the state of its channels. */
 export const ConnectionDashboardPage = () => {
   const context = useOutletContext<ConnectContext>();
@@ -77,7 +135,12 @@ export const ConnectionDashboardPage = () => {
               value={number(total('today', 'conversations'))}
               testId="figure-conversations-today"
             />
-            <Figure label="Messages today" value={number(total('today', 'messages'))} testId="figure-messages-today" />
+            <Figure
+              label="Messages today"
+              value={number(total('today', 'messages'))}
+              testId="figure-messages-today"
+              hint={sourcesHint(data)}
+            />
             <Figure
               label="Credits used this month"
               value={credits(data.credits.month)}
@@ -89,45 +152,58 @@ export const ConnectionDashboardPage = () => {
 
           <Section title="Conversations and messages per channel">
             {data.channels.length ? (
-              <div className="overflow-x-auto rounded-xl border border-border">
-                <table className="w-full text-sm">
-                  <caption className="sr-only">Conversations and messages per channel</caption>
-                  <thead className="bg-surface-2 text-left">
-                    <tr>
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Channel
-                      </th>
-                      {PERIODS.map(([key, label]) => (
-                        <th key={key} scope="col" className="px-3 py-2 text-right font-medium">
-                          {label}
+              <div>
+                <section
+                  className="relative overflow-x-auto rounded-xl border border-border"
+                  // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+                  tabIndex={0}
+                  aria-label="Conversations and messages per channel table"
+                >
+                  <table className="w-full text-sm">
+                    <caption className="sr-only">Conversations and messages per channel</caption>
+                    <thead className="bg-surface-2 text-left">
+                      <tr>
+                        <th scope="col" className="px-3 py-2 font-medium">
+                          Channel
                         </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.channels.map((entry) => (
-                      <tr
-                        key={entry.channel}
-                        className="border-t border-border"
-                        data-testid={`channel-row-${entry.channel}`}
-                      >
-                        <th scope="row" className="px-3 py-2 text-left font-normal">
-                          {DASHBOARD_CHANNEL_LABELS[entry.channel] ?? entry.channel}
-                        </th>
-                        {PERIODS.map(([key]) => (
-                          <td key={key} className="px-3 py-2 text-right tabular-nums">
-                            {number(entry[key].conversations)} conv. · {number(entry[key].messages)} msg.
-                          </td>
+                        {PERIODS.map(([key, label]) => (
+                          <th key={key} scope="col" className="px-3 py-2 text-right font-medium">
+                            {label}
+                          </th>
                         ))}
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {data.channels.map((entry) => (
+                        <tr
+                          key={entry.channel}
+                          className="border-t border-border"
+                          data-testid={`channel-row-${entry.channel}`}
+                        >
+                          <th scope="row" className="px-3 py-2 text-left font-normal">
+                            {DASHBOARD_CHANNEL_LABELS[entry.channel] ?? entry.channel}
+                          </th>
+                          {PERIODS.map(([key]) => (
+                            <td key={key} className="px-3 py-2 text-right tabular-nums">
+                              {number(entry[key].conversations)} conv. · {number(entry[key].messages)} msg.
+                            </td>
+                          ))}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </section>
               </div>
             ) : (
               <p className="text-sm text-muted">No conversations this month yet.</p>
             )}
           </Section>
+
+          {data.channels.length ? (
+            <Section title="Messages today by sender">
+              <MessagesBySender data={data} />
+            </Section>
+          ) : null}
 
           <Section title="Messages per day">
             <Card>

@@ -126,7 +126,10 @@ export const CreateDemoCard = ({
           {allowed(type) ? null : (
             <p role="note" className="mt-2 text-sm">
               SMS, Facebook and Instagram demos are advanced demos, included from the Growth plan.{' '}
-              <Link to={upgradePathFor('advanced_demos')} className="font-medium text-primary underline">
+              <Link
+                to={upgradePathFor('advanced_demos')}
+                className="font-medium underline decoration-primary decoration-2"
+              >
                 Upgrade to Unlock
               </Link>
             </p>

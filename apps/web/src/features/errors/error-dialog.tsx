@@ -6,11 +6,11 @@ import {
   formatSupportReference,
 } from '@switchboard/core';
 import { Check, Copy } from 'lucide-react';
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { ApiError, getCurrentSubaccountId } from '../../lib/api';
+import { ApiError, getCurrentSubaccountId, SESSION_EXPIRED_EVENT } from '../../lib/api';
 import { toast } from '../../lib/toast';
 
 type Listener = () => void;
@@ -73,6 +73,12 @@ export const ErrorDialog = () => {
   const error = useCurrentError();
   const navigate = useNavigate();
   const [copied, setCopied] = useState<'code' | 'message' | null>(null);
+  // Every SESSION_EXPIRED answer, whichever screen asked, opens this dialog.
+  useEffect(() => {
+    const onExpired = (event: Event) => showErrorDialog((event as CustomEvent<ApiError>).detail);
+    window.addEventListener(SESSION_EXPIRED_EVENT, onExpired);
+    return () => window.removeEventListener(SESSION_EXPIRED_EVENT, onExpired);
+  }, []);
   if (!error) return null;
   const reference = error.supportId ? formatSupportReference(error.supportId) : null;
 

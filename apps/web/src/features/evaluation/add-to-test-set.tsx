@@ -26,6 +26,11 @@ export const AddToTestSet = ({ threadId }: { threadId: string }) => {
     enabled: open,
   });
 
+  // Adding without picking a template goes to the sub-account's template of that name, if there is one.
+  const sameName = (templates.data?.templates ?? []).find(
+    (template) => template.templateName === (name.trim() || REAL_CONVERSATIONS_TEMPLATE),
+  );
+
   const add = async () => {
     setBusy(true);
     try {
@@ -66,7 +71,7 @@ export const AddToTestSet = ({ threadId }: { threadId: string }) => {
           <div>
             <Label htmlFor="test-set-template">Template</Label>
             <Select id="test-set-template" value={templateId} onChange={(event) => setTemplateId(event.target.value)}>
-              <option value="">New template</option>
+              <option value="">{sameName ? `By name: ${sameName.templateName}` : 'New template'}</option>
               {(templates.data?.templates ?? []).map((template) => (
                 <option key={template._id} value={template._id}>
                   {template.templateName}
@@ -82,7 +87,13 @@ export const AddToTestSet = ({ threadId }: { threadId: string }) => {
                 value={name}
                 maxLength={200}
                 onChange={(event) => setName(event.target.value)}
+                aria-describedby="test-set-name-hint"
               />
+              <p id="test-set-name-hint" className="mt-1 text-xs text-muted">
+                {sameName
+                  ? `A template named “${sameName.templateName}” exists: the question is added to it.`
+                  : 'A template of this name is made; later conversations added with this name join it.'}
+              </p>
             </div>
           ) : null}
           {done ? (

@@ -2,6 +2,7 @@ import type {
   TAgentListResponse,
   TEvaluationRun,
   TEvaluationStartInput,
+  TOwaspReport,
   TQuestionGeneratorRequest,
   TQuestionGeneratorStatus,
   TRunComparison,
@@ -65,6 +66,13 @@ export const useRunResults = (runId: string | null, refetchInterval?: number | f
     refetchInterval,
   });
 
+export const useOwaspReport = (runId: string | null) =>
+  useQuery({
+    queryKey: ['evaluation', 'owasp', runId],
+    queryFn: () => api<TOwaspReport>(`/api/evaluation/runs/${runId}/owasp`),
+    enabled: Boolean(runId),
+  });
+
 export const useComparison = (base: string | null, other: string | null) =>
   useQuery({
     queryKey: ['evaluation', 'compare', base, other],
@@ -89,8 +97,6 @@ export const startEvaluation = (type: 'chatcompletion' | 'openai-assistants', pa
 
 export const cancelEvaluation = (runId: string) =>
   api<TEvaluationRun>(`/api/evaluation/runs/${runId}/cancel`, { method: 'POST', body: {} });
-
-export const percent = (rate: number | null | undefined) => (rate == null ? '–' : `${Math.round(rate * 100)}%`);
 
 export const shareRun = (runId: string) =>
   api<{ token: string; path: string }>(`/api/evaluation/runs/${runId}/share`, { method: 'POST', body: {} });

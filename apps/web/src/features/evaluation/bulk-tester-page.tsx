@@ -4,7 +4,8 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card, PageHeading, Spinner } from '../../components/ui/card';
 import { Label, Select } from '../../components/ui/input';
-import { percent, useAgents, useRuns } from './api';
+import { useAgents, useRuns } from './api';
+import { PassRate } from './pass-rate';
 import { RunStatusBadge } from './run-status';
 
 /** Bulk Tester (/dashboard, /new-evaluation): start a new evaluation, list runs, pick two to compare. */
@@ -109,7 +110,7 @@ export const BulkTesterPage = () => {
                 </p>
               </div>
               <span className="text-sm">
-                Pass rate <strong>{percent(run.progress.passRate)}</strong>
+                <PassRate label="Pass rate" counts={run.progress} />
               </span>
               {run.offline ? <span className="text-xs text-muted">Offline model</span> : null}
               <RunStatusBadge run={run} />

@@ -1,7 +1,8 @@
 import {
   CHECK_TYPE_LABELS,
+  CHECK_WEIGHT_MAX,
   CHECKS_PER_QUESTION_MAX,
-  describeCheck,
+  describeWeightedCheck,
   type TQuestionCheck,
   type TQuestionCheckType,
   ZQuestionCheck,
@@ -9,10 +10,13 @@ import {
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { FieldError, Input, Label, Select } from '../../components/ui/input';
+import { FieldError, Input, Label, Select, Textarea } from '../../components/ui/input';
 
 /** What each check type asks for: the first input's label and, for some, a second one. */
-const FIELDS: Record<TQuestionCheckType, { first?: string; second?: string; placeholder?: string }> = {
+const FIELDS: Record<
+  TQuestionCheckType,
+  { first?: string; second?: string; placeholder?: string; multiline?: boolean; hint?: string }
+> = {
   contains: { first: 'Text', placeholder: 'e.g. 6,000 pounds' },
   not_contains: { first: 'Text', placeholder: 'e.g. guaranteed' },
   regex: { first: 'Pattern', placeholder: 'e.g. \\d+ kW' },
@@ -26,7 +30,39 @@ const FIELDS: Record<TQuestionCheckType, { first?: string; second?: string; plac
     first: 'Reference answer',
     second: 'Lowest similarity (0-1)',
     placeholder: 'The answer a good agent gives',
+    hint: 'Compares words (term vectors).',
   },
+  json_schema: {
+    first: 'JSON schema',
+    placeholder: '{"type": "object", "required": ["price"], "properties": {"price": {"type": "number"}}}',
+    multiline: true,
+    hint: 'The whole answer must be JSON valid against this schema.',
+  },
+  semantic_similarity: {
+    first: 'Reference answer',
+    second: 'Lowest similarity (0-1)',
+    placeholder: 'The answer a good agent gives',
+    hint: "Compares meaning with the agent's embedding model; without one, term vectors (the result says which ran).",
+  },
+  faithfulness: {
+    hint: 'The judge model lists claims of the answer the retrieved excerpts do not support; offline, a lexical check (the result says which ran).',
+  },
+  retrieval_recall: {
+    first: 'Expected sources (names or ids, comma-separated)',
+    second: 'Lowest recall (0-1)',
+    placeholder: 'pricing.pdf, https://example.com/faq',
+    hint: 'Share of the expected sources among the excerpts the agent retrieved.',
+  },
+  answers_from_knowledge: {
+    hint: 'No claim outside the retrieved excerpts, and declines when nothing relevant was retrieved.',
+  },
+};
+
+/** The threshold as typed (a percentage) to the 0-1 share the question keeps; undefined when empty. */
+export const parseThreshold = (text: string): number | undefined | 'invalid' => {
+  if (!text.trim()) return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 && value <= 100 ? value / 100 : 'invalid';
 };
 
 /** Builds a check from the form's text inputs; the zod schema of core says whether it is valid. */
@@ -65,6 +101,27 @@ const buildCheck = (type: TQuestionCheckType, first: string, second: string): un
       return { type };
     case 'similarity':
       return { type, reference: first, min: second.trim() ? Number(second) : 0.5 };
+    case 'semantic_similarity':
+      return { type, reference: first, min: second.trim() ? Number(second) : 0.8 };
+    case 'faithfulness':
+    case 'answers_from_knowledge':
+      return { type };
+    case 'retrieval_recall':
+      return {
+        type,
+        expected: first
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+        min: second.trim() ? Number(second) : 1,
+      };
+    case 'json_schema': {
+      try {
+        return { type, schema: JSON.parse(first) };
+      } catch {
+        return { type, schema: 'invalid' };
+      }
+    }
   }
 };
 
@@ -73,22 +130,51 @@ export const ChecksEditor = ({
   checks,
   questionLabel,
   onChange,
+  passThreshold,
+  onThresholdChange,
 }: {
   checks: TQuestionCheck[];
   questionLabel: string;
   onChange: (checks: TQuestionCheck[]) => void;
+  /** Share (0-1) of the checks' weight that must pass; undefined: every check. */
+  passThreshold?: number;
+  onThresholdChange?: (threshold: number | undefined) => void;
 }) => {
   const id = useId();
   const [type, setType] = useState<TQuestionCheckType>('contains');
   const [first, setFirst] = useState('');
   const [second, setSecond] = useState('');
+  const [weight, setWeight] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [threshold, setThreshold] = useState(
+    passThreshold === undefined ? '' : String(Math.round(passThreshold * 100)),
+  );
+  const [thresholdError, setThresholdError] = useState<string | null>(null);
   const fields = FIELDS[type];
 
+  const saveThreshold = () => {
+    const value = parseThreshold(threshold);
+    if (value === 'invalid') {
+      setThresholdError('Enter a percentage from 0 to 100, or leave it empty.');
+      return;
+    }
+    setThresholdError(null);
+    onThresholdChange?.(value);
+  };
+
   const add = () => {
-    const parsed = ZQuestionCheck.safeParse(buildCheck(type, first, second));
+    const built = buildCheck(type, first, second) as Record<string, unknown>;
+    if (type === 'json_schema' && built.schema === 'invalid') {
+      setError('The schema is not valid JSON.');
+      return;
+    }
+    const parsed = ZQuestionCheck.safeParse(weight.trim() ? { ...built, weight: Number(weight) } : built);
     if (!parsed.success) {
-      setError('Check the values of this check.');
+      setError(
+        parsed.error.issues.some((issue) => issue.path[0] === 'weight')
+          ? `A weight is a number from 0 to ${CHECK_WEIGHT_MAX}.`
+          : 'Check the values of this check.',
+      );
       return;
     }
     if (parsed.data.type === 'regex') {
@@ -102,6 +188,7 @@ export const ChecksEditor = ({
     onChange([...checks, parsed.data]);
     setFirst('');
     setSecond('');
+    setWeight('');
     setError(null);
   };
 
@@ -118,7 +205,7 @@ export const ChecksEditor = ({
               key={index}
               className="flex items-center justify-between gap-2"
             >
-              <span className="min-w-0 break-words">{describeCheck(check)}</span>
+              <span className="min-w-0 break-words">{describeWeightedCheck(check)}</span>
               <Button
                 variant="ghost"
                 size="sm"
@@ -154,12 +241,23 @@ export const ChecksEditor = ({
           {fields.first ? (
             <div>
               <Label htmlFor={`${id}-first`}>{fields.first}</Label>
-              <Input
-                id={`${id}-first`}
-                value={first}
-                placeholder={fields.placeholder}
-                onChange={(event) => setFirst(event.target.value)}
-              />
+              {fields.multiline ? (
+                <Textarea
+                  id={`${id}-first`}
+                  value={first}
+                  rows={4}
+                  className="font-mono text-xs"
+                  placeholder={fields.placeholder}
+                  onChange={(event) => setFirst(event.target.value)}
+                />
+              ) : (
+                <Input
+                  id={`${id}-first`}
+                  value={first}
+                  placeholder={fields.placeholder}
+                  onChange={(event) => setFirst(event.target.value)}
+                />
+              )}
             </div>
           ) : (
             <p className="text-xs text-muted sm:col-span-2">Passes when the agent declines the request.</p>
@@ -172,10 +270,48 @@ export const ChecksEditor = ({
           ) : fields.first ? (
             <span />
           ) : null}
-          <Button variant="secondary" size="sm" onClick={add} aria-describedby={error ? `${id}-error` : undefined}>
-            <Plus size={14} aria-hidden="true" /> Add check
-          </Button>
+          <div className="flex items-end gap-2">
+            <div className="w-20">
+              <Label htmlFor={`${id}-weight`}>Weight</Label>
+              <Input
+                id={`${id}-weight`}
+                inputMode="decimal"
+                value={weight}
+                placeholder="1"
+                onChange={(event) => setWeight(event.target.value)}
+              />
+            </div>
+            <Button variant="secondary" size="sm" onClick={add} aria-describedby={error ? `${id}-error` : undefined}>
+              <Plus size={14} aria-hidden="true" /> Add check
+            </Button>
+          </div>
+          {fields.hint ? <p className="text-xs text-muted sm:col-span-4">{fields.hint}</p> : null}
           <FieldError id={`${id}-error`}>{error}</FieldError>
+        </div>
+      ) : null}
+      {onThresholdChange && checks.length ? (
+        <div className="mt-3 border-t border-border pt-2">
+          <Label htmlFor={`${id}-threshold`}>
+            Pass threshold (% of the checks' weight, empty: every check must pass)
+          </Label>
+          <div className="flex items-center gap-2">
+            <Input
+              id={`${id}-threshold`}
+              className="w-24"
+              inputMode="decimal"
+              value={threshold}
+              placeholder="All"
+              aria-describedby={thresholdError ? `${id}-threshold-error` : undefined}
+              onChange={(event) => setThreshold(event.target.value)}
+              onBlur={saveThreshold}
+            />
+            <span className="text-xs text-muted">
+              {passThreshold === undefined
+                ? 'Every check must pass.'
+                : `Passes when checks of at least ${Math.round(passThreshold * 100)}% of the weight pass.`}
+            </span>
+          </div>
+          <FieldError id={`${id}-threshold-error`}>{thresholdError}</FieldError>
         </div>
       ) : null}
     </details>

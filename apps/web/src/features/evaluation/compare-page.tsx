@@ -3,7 +3,8 @@ import { ArrowRight } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { Card, Spinner } from '../../components/ui/card';
 import { cn } from '../../lib/cn';
-import { percent, useComparison } from './api';
+import { useComparison } from './api';
+import { PassRate } from './pass-rate';
 
 const CHANGE_LABELS: Record<TRunComparison['rows'][number]['change'], string> = {
   'pass-to-fail': 'Pass → Fail',
@@ -35,7 +36,7 @@ export const ComparePage = () => {
             </Link>
             <p className="text-xs text-muted">{new Date(run.createdAt).toLocaleString()}</p>
             <p className="text-sm">
-              Pass rate <strong>{percent(run.progress.passRate)}</strong>
+              <PassRate label="Pass rate" counts={run.progress} />
             </p>
           </div>
         ))}
@@ -47,7 +48,7 @@ export const ComparePage = () => {
         {data.summary.same} unchanged; <strong data-testid="only-newer">{data.summary.added}</strong> only in the newer
         run, <strong data-testid="only-older">{data.summary.removed}</strong> only in the older run.
       </p>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full min-w-[560px] text-left text-sm">
           <caption className="sr-only">Questions by change</caption>
           <thead>

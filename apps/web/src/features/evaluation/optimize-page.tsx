@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Card, PageHeading, Spinner } from '../../components/ui/card';
-import { percent, useRunResults, useRuns } from './api';
+import { useRunResults, useRuns } from './api';
+import { PassRate } from './pass-rate';
 import { ConversationItem } from './run-status';
 
 /**
@@ -36,7 +37,7 @@ export const OptimizePage = () => {
             <Link to={`/new-evaluation/results/${latest.id}`} className="font-medium underline">
               {latest.name}
             </Link>{' '}
-            · {latest.targetLabel} · pass rate <strong>{percent(latest.progress.passRate)}</strong>
+            · {latest.targetLabel} · <PassRate label="pass rate" counts={latest.progress} />
           </Card>
           <h2 className="text-lg font-semibold">To improve ({failures.length})</h2>
           {failures.length ? (

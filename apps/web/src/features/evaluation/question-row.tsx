@@ -68,10 +68,33 @@ export const QuestionRow = ({
             replayed before it.
           </p>
         ) : null}
+        {question.plantedDocument ? (
+          <details className="rounded-md border border-border p-2 text-xs">
+            <summary className="cursor-pointer">
+              Planted document for this run only: {question.plantedDocument.name}
+            </summary>
+            <p className="mt-1 text-muted">
+              Added to a copy of the agent's knowledge for this question's conversations; the agent's real knowledge and
+              chats never see it.
+            </p>
+            <p className="mt-1 whitespace-pre-wrap">{question.plantedDocument.content}</p>
+            <Button
+              variant="ghost"
+              size="sm"
+              className="mt-1"
+              onClick={() => onChange({ plantedDocument: undefined })}
+              aria-label={`Remove the planted document of question ${index + 1}`}
+            >
+              Remove planted document
+            </Button>
+          </details>
+        ) : null}
         <ChecksEditor
           checks={question.checks ?? []}
           questionLabel={`question ${index + 1}`}
           onChange={(checks) => onChange({ checks })}
+          passThreshold={question.passThreshold}
+          onThresholdChange={(passThreshold) => onChange({ passThreshold })}
         />
       </div>
       <Button

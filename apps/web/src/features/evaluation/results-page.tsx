@@ -1,11 +1,12 @@
-import { CATEGORY_LABELS } from '@switchboard/core';
-import { Download, FileText, GitCompare } from 'lucide-react';
+import { CATEGORY_LABELS, rateSummary } from '@switchboard/core';
+import { Download, FileText, GitCompare, ShieldAlert } from 'lucide-react';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card, Spinner } from '../../components/ui/card';
 import { Label, Select } from '../../components/ui/input';
-import { percent, useRunResults, useRuns } from './api';
+import { useRunResults, useRuns } from './api';
+import { PassRate } from './pass-rate';
 import { ConversationItem, OfflineRunNote, ProgressSummary, RunStatusBadge, RunStoppedNote } from './run-status';
 import { ShareReport } from './share-report';
 
@@ -23,6 +24,7 @@ export const ResultsPage = () => {
 
   if (results.isLoading) return <Spinner label="Loading results" />;
   if (!results.data || !run) return <Card className="mx-auto max-w-xl text-sm">This run was not found.</Card>;
+  const headline = rateSummary(run.progress);
   const candidates = (siblings.data?.runs ?? []).filter((item) => item.id !== run.id);
 
   return (
@@ -38,7 +40,11 @@ export const ResultsPage = () => {
       <RunStoppedNote run={run} />
       <Card className="space-y-4">
         <p className="text-3xl font-semibold">
-          {percent(run.progress.passRate)} <span className="text-base font-normal text-muted">passed overall</span>
+          {headline.rate === null ? 'Not evaluated' : headline.percent}{' '}
+          <span className="text-base font-normal text-muted">
+            {headline.rate === null ? '' : 'passed · '}
+            {headline.evaluatedText}
+          </span>
         </p>
         <ProgressSummary run={run} />
         {results.data.categories.length ? (
@@ -68,7 +74,9 @@ export const ResultsPage = () => {
                     {item.passed} / {item.passed + item.failed}
                   </td>
                   <td className="py-1">{item.errors}</td>
-                  <td className="py-1">{percent(item.passRate)}</td>
+                  <td className="py-1">
+                    <PassRate counts={item} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -85,6 +93,11 @@ export const ResultsPage = () => {
             <FileText size={16} aria-hidden="true" /> Branded report (print or PDF)
             <span className="sr-only">(opens in a new tab)</span>
           </a>
+          {results.data.categories.some((item) => item.category === 'promptHacking') ? (
+            <Link className={linkButton} to={`/new-evaluation/results/${run.id}/owasp`}>
+              <ShieldAlert size={16} aria-hidden="true" /> OWASP Top 10 report
+            </Link>
+          ) : null}
           <ShareReport runId={run.id} />
         </div>
       </Card>

@@ -3,6 +3,7 @@ import { type FeatureRoutes, lazyPage } from '../routing';
 const BulkTesterPage = lazyPage(() => import('./bulk-tester-page'), 'BulkTesterPage');
 const ComparePage = lazyPage(() => import('./compare-page'), 'ComparePage');
 const ConfigurePage = lazyPage(() => import('./configure-page'), 'ConfigurePage');
+const OwaspPage = lazyPage(() => import('./owasp-page'), 'OwaspPage');
 const OptimizePage = lazyPage(() => import('./optimize-page'), 'OptimizePage');
 const ResultsPage = lazyPage(() => import('./results-page'), 'ResultsPage');
 const RunningPage = lazyPage(() => import('./running-page'), 'RunningPage');
@@ -24,6 +25,7 @@ export const evaluationRoutes: FeatureRoutes = {
     },
     { path: '/new-evaluation/running', element: <RunningPage /> },
     { path: '/new-evaluation/results/:runId', element: <ResultsPage /> },
+    { path: '/new-evaluation/results/:runId/owasp', element: <OwaspPage /> },
     { path: '/new-evaluation/compare', element: <ComparePage /> },
     { path: '/optimize', element: <OptimizePage /> },
   ],

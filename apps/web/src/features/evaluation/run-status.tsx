@@ -1,5 +1,6 @@
 import type { AppErrorType, TConversationOutcome, TEvaluationConversation, TEvaluationRun } from '@switchboard/core';
 import {
+  ADAPTIVE_STRATEGY_LABELS,
   CATEGORY_LABELS,
   DEFAULT_ADVICE,
   dialogTitle,
@@ -15,7 +16,8 @@ import { Markdown } from '../../components/markdown';
 import { ToolCallList } from '../../components/tool-calls';
 import { cn } from '../../lib/cn';
 import { useSession } from '../session/session';
-import { percent } from './api';
+import { AttackTranscript } from './attack-transcript';
+import { PassRate } from './pass-rate';
 
 /** The run's status; a completed run with errors says how many ("Completed with 3 errors"). */
 export const RunStatusBadge = ({ run }: { run: Pick<TEvaluationRun, 'status' | 'progress'> }) => {
@@ -108,7 +110,7 @@ const ConversationError = ({ conversation }: { conversation: TEvaluationConversa
 
 /** Done/total as a bar with the pass rate so far (errors are left out of it). */
 export const ProgressSummary = ({ run }: { run: TEvaluationRun }) => {
-  const { done, total, passed, failed, errors, passRate } = run.progress;
+  const { done, total, passed, failed, errors } = run.progress;
   return (
     <div>
       <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
@@ -116,7 +118,7 @@ export const ProgressSummary = ({ run }: { run: TEvaluationRun }) => {
           <strong>{done}</strong> of {total} conversations done
         </span>
         <span>
-          Pass rate so far: <strong>{percent(passRate)}</strong> ({passed} passed, {failed} failed
+          <PassRate label="Pass rate so far:" counts={run.progress} /> ({passed} passed, {failed} failed
           {errors ? `, ${errors} not evaluated` : ''})
         </span>
       </div>
@@ -158,8 +160,9 @@ export const ConversationItem = ({
         <span className="min-w-0 flex-1">
           <span className="block text-sm font-medium break-words">{conversation.question}</span>
           <span className="block text-xs text-muted">
-            {CATEGORY_LABELS[conversation.category]} · variation {conversation.variation} · asked at turn{' '}
-            {conversation.whenToAsk}
+            {conversation.attack
+              ? `Adaptive attack · ${ADAPTIVE_STRATEGY_LABELS[conversation.attack.strategy]} · ${conversation.attack.steps.length} steps`
+              : `${CATEGORY_LABELS[conversation.category]} · variation ${conversation.variation} · asked at turn ${conversation.whenToAsk}`}
             {conversation.outcome === 'error' ? '' : ` · score ${conversation.score.toFixed(2)}`}
           </span>
         </span>
@@ -171,28 +174,46 @@ export const ConversationItem = ({
             <span className="font-medium">Success criteria: </span>
             {conversation.successCriteria || '–'}
           </p>
-          <ol className="space-y-2" aria-label="Transcript">
-            {conversation.transcript.map((message, index) => (
-              <li
-                // biome-ignore lint/suspicious/noArrayIndexKey: a transcript never changes order
-                key={index}
-                className={cn(
-                  'max-w-[90%] rounded-lg px-3 py-2 break-words',
-                  message.role === 'user' ? 'ml-auto bg-primary/15' : 'bg-surface-2',
-                )}
-              >
-                <span className="block text-xs font-semibold text-muted">
-                  {message.role === 'user' ? 'Simulated user' : 'Agent'}
-                </span>
-                {message.role === 'user' ? (
-                  <p className="whitespace-pre-wrap">{message.content}</p>
-                ) : (
-                  <Markdown text={message.content} />
-                )}
-                {message.toolCalls?.length ? <ToolCallList calls={message.toolCalls} className="max-w-full" /> : null}
-              </li>
-            ))}
-          </ol>
+          {conversation.attack ? (
+            <AttackTranscript attack={conversation.attack} outcome={conversation.outcome} />
+          ) : (
+            <ol className="space-y-2" aria-label="Transcript">
+              {conversation.transcript.map((message, index) => (
+                <li
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a transcript never changes order
+                  key={index}
+                  className={cn(
+                    'max-w-[90%] rounded-lg px-3 py-2 break-words',
+                    message.role === 'user' ? 'ml-auto bg-primary/15' : 'bg-surface-2',
+                  )}
+                >
+                  <span className="block text-xs font-semibold text-muted">
+                    {message.role === 'user' ? 'Simulated user' : 'Agent'}
+                  </span>
+                  {message.role === 'user' ? (
+                    <p className="whitespace-pre-wrap">{message.content}</p>
+                  ) : (
+                    <Markdown text={message.content} />
+                  )}
+                  {message.toolCalls?.length ? <ToolCallList calls={message.toolCalls} className="max-w-full" /> : null}
+                  {message.sources?.length ? (
+                    <details className="mt-1 text-xs">
+                      <summary className="cursor-pointer text-muted">Sources ({message.sources.length})</summary>
+                      <ul className="mt-1 space-y-1" aria-label="Sources">
+                        {message.sources.map((source, sourceIndex) => (
+                          // biome-ignore lint/suspicious/noArrayIndexKey: excerpts keep the order they were retrieved in
+                          <li key={sourceIndex}>
+                            <span className="font-medium">{source.name}</span>
+                            <span className="text-muted"> {source.excerpt}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+          )}
           {conversation.checks.length ? (
             <ul className="space-y-1 rounded-lg border border-border p-3" aria-label="Checks">
               {conversation.checks.map((check, index) => (
@@ -204,6 +225,14 @@ export const ConversationItem = ({
                   <ResultBadge outcome={check.passed ? 'passed' : 'failed'} />
                   <span className="font-medium">{check.label}</span>
                   <span className="text-muted">{check.detail}</span>
+                  {check.unsupported?.length ? (
+                    <ul className="w-full list-disc pl-5 text-muted" aria-label="Unsupported claims">
+                      {check.unsupported.map((claim, claimIndex) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: claims keep the answer's order
+                        <li key={claimIndex}>{claim}</li>
+                      ))}
+                    </ul>
+                  ) : null}
                 </li>
               ))}
             </ul>

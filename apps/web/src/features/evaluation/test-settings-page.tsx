@@ -4,6 +4,7 @@ import {
   EVALUATION_STORAGE_KEYS,
   INSPIRATION_URL,
   QUESTION_CATEGORIES,
+  RED_TEAM_BY_ID,
   type TEvaluationType,
   type TQuestionCategory,
   validateRun,
@@ -18,10 +19,12 @@ import { ApiError } from '../../lib/api';
 import { storage } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { showErrorDialog } from '../errors/error-dialog';
+import { AdaptiveAttacksCard } from './adaptive-attacks-card';
 import { saveTemplate, startEvaluation, useTemplates, useTestingModels } from './api';
 import { GeneratedQuestionsDialog, GenerateQuestionsDialog } from './generate-dialogs';
 import { buildStartPayload, buildTemplateData, valuesFromTemplate } from './payload';
 import { QuestionGroup } from './question-group';
+import { QuestionsCsv } from './questions-csv';
 import { SettingsCard } from './settings-card';
 import { CreateTemplateDialog } from './template-dialog';
 import { useUnsavedGuard } from './unsaved-guard';
@@ -125,12 +128,17 @@ export const TestSettingsPage = ({ type }: { type: TEvaluationType }) => {
     const item = generation.results?.[category]?.[index];
     if (!item) return;
     const list = listForGenerated(category);
+    const redTeam = category.startsWith('redteam:') ? RED_TEAM_BY_ID.get(category.slice('redteam:'.length)) : undefined;
     updateList(list, (questions) => [
       ...questions,
       newQuestion({
         text: item.question,
         successCriteria: item.criteria,
         ...(item.whenToAsk ? { whenToAsk: item.whenToAsk } : {}),
+        ...(category.startsWith('redteam:') ? { redTeam: category.slice('redteam:'.length) } : {}),
+        // Indirect injection: the poisoned document planted for the run, and checks it was not obeyed.
+        ...(redTeam?.plantedDocument ? { plantedDocument: redTeam.plantedDocument } : {}),
+        ...(redTeam?.checks ? { checks: redTeam.checks.map((check) => ({ ...check })) } : {}),
         isEditing: false,
         isSuccessCriteriaEditing: false,
       }),
@@ -147,6 +155,7 @@ export const TestSettingsPage = ({ type }: { type: TEvaluationType }) => {
       customQuestions: values.custom,
       complianceQuestions: values.compliance,
       promptHackingQuestions: values.promptHacking,
+      settings: values.settings,
     };
     const problem = validateRun(input);
     if (problem) {
@@ -228,6 +237,15 @@ export const TestSettingsPage = ({ type }: { type: TEvaluationType }) => {
         ))}
       </div>
 
+      <AdaptiveAttacksCard
+        // A loaded template brings its own goals: the card starts again from them.
+        key={values.template}
+        value={values.settings.adaptiveAttacks}
+        testingModel={values.testingModel}
+        models={models.data?.models ?? []}
+        onChange={(adaptiveAttacks) => set('settings', { ...values.settings, adaptiveAttacks })}
+      />
+
       <div className="flex flex-wrap gap-2">
         <Button variant="secondary" onClick={generation.open}>
           <Sparkles size={16} aria-hidden="true" /> Generate Questions with AI
@@ -242,6 +260,13 @@ export const TestSettingsPage = ({ type }: { type: TEvaluationType }) => {
           <span className="sr-only">(opens in a new tab)</span>
         </a>
       </div>
+      <QuestionsCsv
+        questions={values.custom}
+        onImport={(imported) => {
+          updateList('custom', (list) => [...list, ...imported]);
+          setOpen((previous) => ({ ...previous, custom: true }));
+        }}
+      />
 
       <footer className="sticky bottom-0 -mx-4 flex items-center justify-between gap-3 border-t border-border bg-background/95 px-4 py-3 backdrop-blur">
         <Button variant="secondary" onClick={() => navigate(backPath)}>

@@ -10,7 +10,7 @@ const TABS = [
 export const IntegrationsTabs = () => {
   const { pathname } = useLocation();
   return (
-    <nav aria-label="Integrations sections" className="mb-5 flex gap-1 overflow-x-auto border-b border-border">
+    <nav aria-label="Integrations sections" className="relative mb-5 flex gap-1 overflow-x-auto border-b border-border">
       {TABS.map(([path, name]) => {
         const current = pathname === path || (path !== '/integrations' && pathname.startsWith(`${path}/`));
         return (

@@ -1,4 +1,4 @@
-import { CHANNEL_STATE_LABELS, SANDBOX_NOTICE, type TLaunchConnection } from '@switchboard/core';
+import { CHANNEL_STATE_LABELS, SANDBOX_NOTICE, settingsPathOf, type TLaunchConnection } from '@switchboard/core';
 import { Check, Circle } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -17,6 +17,10 @@ const actionTarget = (action: string, record: TLaunchConnection): string | null 
       return '/usage';
     case 'Contact Support':
       return '/support';
+    // Credentials are entered again on the connection's settings tab, not its campaigns.
+    case 'Update Credentials':
+    case 'Reconnect':
+      return settingsPathOf(record.type, record.connectionId);
     default:
       return record.setupPath;
   }

@@ -29,7 +29,10 @@ const ChannelCard = ({ summary, sub }: { summary: ChannelSummary; sub: TLaunchSu
       ) : (
         <p className="mt-2 text-sm text-muted">No agent is on this channel yet.</p>
       )}
-      <Link to={setupPathOf(summary.channel, sub.subaccountId, false)} className="mt-3 text-sm text-primary underline">
+      <Link
+        to={setupPathOf(summary.channel, sub.subaccountId, false)}
+        className="mt-3 text-sm underline decoration-primary decoration-2"
+      >
         {summary.connections.length ? `Add another ${label}` : `Set up ${label}`}
         <span className="sr-only"> for {sub.name}</span>
       </Link>
@@ -49,7 +52,7 @@ const SubaccountChannels = ({ sub }: { sub: TLaunchSubaccount }) => {
         </h2>
         <p className="text-sm text-muted">
           {live} of {summaries.length} channels live ·{' '}
-          <Link to={`/${sub.subaccountId}/dashboard`} className="text-primary underline">
+          <Link to={`/${sub.subaccountId}/dashboard`} className="underline decoration-primary decoration-2">
             Dashboard<span className="sr-only"> of {sub.name}</span>
           </Link>
         </p>

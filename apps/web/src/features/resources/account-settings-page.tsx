@@ -1,7 +1,10 @@
 import { Link } from 'react-router';
 import { Card, PageHeading } from '../../components/ui/card';
 import { BillingSection } from '../billing/billing-section';
+import { ClientBillingCard } from '../client-plans/client-billing-card';
+import { AgencyBrandingCard } from '../portal/agency-branding-card';
 import { useSession } from '../session/session';
+import { CustomDomainCard } from '../settings/custom-domain-card';
 
 /** /settings: the signed-in person's profile and the agencies and sub-accounts they belong to. */
 export const AccountSettingsPage = () => {
@@ -41,6 +44,19 @@ export const AccountSettingsPage = () => {
           </ul>
         </Card>
       ))}
+      {accounts
+        .filter((account) => account.canManageBilling)
+        .map((account) => (
+          <div key={`brand-${account.id}`} className="space-y-6">
+            <AgencyBrandingCard accountId={account.id} />
+            <CustomDomainCard accountId={account.id} accountName={account.name} />
+          </div>
+        ))}
+      {accounts
+        .filter((account) => account.canManageBilling)
+        .map((account) => (
+          <ClientBillingCard key={`client-billing-${account.id}`} accountId={account.id} accountName={account.name} />
+        ))}
     </div>
   );
 };

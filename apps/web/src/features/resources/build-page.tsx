@@ -30,7 +30,7 @@ export const BuildPage = () => {
       <p className="mt-1 text-sm text-muted">
         Working in {currentSubaccount?.name ?? 'your workspace'}.{' '}
         {currentSubaccount ? (
-          <Link className="text-primary underline" to={`/${currentSubaccount.id}/dashboard`}>
+          <Link className="underline decoration-primary decoration-2" to={`/${currentSubaccount.id}/dashboard`}>
             Open its dashboard
           </Link>
         ) : null}

@@ -10,6 +10,8 @@ export interface SessionValue {
   loading: boolean;
   user: TSessionResponse['user'];
   providers: TSessionResponse['providers'];
+  /** One of the platform's operators (OPERATOR_EMAILS): the account menu links /operator. */
+  isOperator: boolean;
   accounts: TAccount[];
   subaccounts: TSubaccount[];
   /** The sub-account workspace-level pages act in. */
@@ -82,6 +84,7 @@ export const SessionProvider = ({ children }: { children: ReactNode }) => {
     loading: sessionQuery.isLoading || (Boolean(user) && accountsQuery.isLoading),
     user,
     providers: sessionQuery.data?.providers ?? { google: false, email: true, directLogin: false },
+    isOperator: Boolean(user && sessionQuery.data?.isOperator),
     accounts,
     subaccounts,
     currentSubaccount,

@@ -16,6 +16,7 @@ import { cn } from '../../lib/cn';
 import { toast } from '../../lib/toast';
 import { HELP_ARTICLES, searchArticles } from './articles';
 import { Markdown } from './markdown';
+import { ReplyBox, TicketThread } from './ticket-thread';
 
 const TICKETS_KEY = ['support-tickets'] as const;
 
@@ -115,7 +116,7 @@ const ContactForm = () => {
           <p className="text-sm text-muted">
             {tickets.data.prioritySupport
               ? 'Your plan includes priority support: your tickets are answered first.'
-              : 'We answer by email. Priority support comes with the Enterprise plan.'}
+              : 'We answer by email and under Your tickets. Priority support comes with the Enterprise plan.'}
           </p>
         ) : null}
         <div>
@@ -166,27 +167,55 @@ const ContactForm = () => {
 const STATUS_LABELS: Record<TTicket['status'], string> = { open: 'Open', answered: 'Answered', closed: 'Closed' };
 
 const TicketList = () => {
+  const queryClient = useQueryClient();
   const tickets = useTickets();
   return (
     <Card>
       <h2 className="mb-2 text-lg font-semibold">Your tickets</h2>
       {tickets.isLoading ? <Spinner label="Loading tickets" /> : null}
+      {tickets.isError ? <p className="text-sm text-danger">Your tickets could not be loaded.</p> : null}
       {tickets.data && tickets.data.tickets.length === 0 ? <p className="text-sm text-muted">No tickets yet.</p> : null}
       <ul className="space-y-2">
         {tickets.data?.tickets.map((ticket) => (
           <li key={ticket.id} className="rounded-lg border border-border p-3 text-sm">
-            <p className="font-medium break-words">{ticket.subject}</p>
-            <p className="mt-1 flex flex-wrap gap-2 text-xs text-muted">
-              <span className="rounded-full bg-surface-2 px-2 py-0.5 text-foreground">
-                {STATUS_LABELS[ticket.status]}
-              </span>
-              {ticket.priority === 'priority' ? (
-                <span className="rounded-full bg-surface-2 px-2 py-0.5 text-foreground">Priority</span>
-              ) : null}
-              <span>{TICKET_CATEGORY_LABELS[ticket.category]}</span>
-              <span>{new Date(ticket.createdAt).toLocaleDateString('en-US')}</span>
-              <span>{ticket.id}</span>
-            </p>
+            <details>
+              <summary className="cursor-pointer list-none">
+                <p className="font-medium break-words">{ticket.subject}</p>
+                <p className="mt-1 flex flex-wrap gap-2 text-xs text-muted">
+                  <span className="rounded-full bg-surface-2 px-2 py-0.5 text-foreground">
+                    {STATUS_LABELS[ticket.status]}
+                  </span>
+                  {ticket.priority === 'priority' ? (
+                    <span className="rounded-full bg-surface-2 px-2 py-0.5 text-foreground">Priority</span>
+                  ) : null}
+                  <span>{TICKET_CATEGORY_LABELS[ticket.category]}</span>
+                  <span>{new Date(ticket.createdAt).toLocaleDateString('en-US')}</span>
+                  <span>{ticket.id}</span>
+                  {ticket.messages.length > 0 ? (
+                    <span>
+                      {ticket.messages.length} {ticket.messages.length === 1 ? 'reply' : 'replies'}
+                    </span>
+                  ) : null}
+                </p>
+              </summary>
+              <div className="mt-3 space-y-3">
+                <TicketThread
+                  first={{ body: ticket.message, createdAt: ticket.createdAt }}
+                  messages={ticket.messages}
+                  viewer="customer"
+                />
+                <ReplyBox
+                  id={`answer-${ticket.id}`}
+                  url={`/api/support/tickets/${ticket.id}/replies`}
+                  label="Your answer"
+                  button="Send answer"
+                  onSent={() => {
+                    toast.success('Answer sent');
+                    void queryClient.invalidateQueries({ queryKey: TICKETS_KEY });
+                  }}
+                />
+              </div>
+            </details>
           </li>
         ))}
       </ul>

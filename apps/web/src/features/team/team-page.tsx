@@ -10,15 +10,24 @@ import { ApiError, api } from '../../lib/api';
 import { toast } from '../../lib/toast';
 import type { ConnectContext } from '../connection/connection-layout';
 import { showErrorDialog } from '../errors/error-dialog';
+import { AgencyBrandingCard } from '../portal/agency-branding-card';
+import { ClientAccessCard } from '../portal/client-access-card';
 import { useSession } from '../session/session';
 import { TransferOwnershipDialog } from './transfer-ownership-dialog';
 
-const roleLabel: Record<TRole, string> = { admin: 'Admin', member: 'Member', viewer: 'Viewer' };
+const roleLabel: Record<TRole, string> = {
+  admin: 'Admin',
+  member: 'Member',
+  viewer: 'Viewer',
+  client: 'Client (portal)',
+};
 
 /** The Team page: invite by email, change roles, remove members (admins only). */
 export const TeamPage = () => {
   const context = useOutletContext<ConnectContext>();
-  const { user } = useSession();
+  const { user, accounts } = useSession();
+  const account = accounts.find((item) => item.id === context.accountId);
+  const subaccountName = account?.subaccounts.find((item) => item.id === context.subaccountId)?.name ?? 'this client';
   const queryClient = useQueryClient();
   const base = `/api/subaccounts/${context.subaccountId}`;
   const queryKey = ['members', context.subaccountId];
@@ -167,6 +176,12 @@ export const TeamPage = () => {
           </ul>
         )}
       </Card>
+      {account?.canManageBilling ? (
+        <>
+          <ClientAccessCard subaccountId={context.subaccountId} subaccountName={subaccountName} />
+          <AgencyBrandingCard accountId={context.accountId} />
+        </>
+      ) : null}
       <TransferOwnershipDialog
         accountId={context.accountId}
         to={transferTo}

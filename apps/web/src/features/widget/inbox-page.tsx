@@ -1,5 +1,5 @@
 import type { TInboxThreadList, TInboxTranscript } from '@switchboard/core';
-import { timeAgoLabel } from '@switchboard/core';
+import { contactLabel, timeAgoLabel } from '@switchboard/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Navigate, useOutletContext, useParams } from 'react-router';
@@ -7,6 +7,7 @@ import { Card } from '../../components/ui/card';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import type { ConnectContext } from '../connection/connection-layout';
+import { usePortalContext } from '../portal/api';
 import { ConnectionHeader, ConnectionState } from './connection-header';
 import { NoConnection } from './no-connection';
 import { Transcript } from './transcript';
@@ -19,6 +20,8 @@ export const InboxRoute = () => {
   const isConnection = connectId.startsWith('con_');
   const connection = useConnection(connectId);
   const list = useSubaccountConnections(context.subaccountId, 'website-widget', !isConnection);
+  // A client replies only where the agency turned the inbox on.
+  const portal = usePortalContext(context.role === 'client' ? context.subaccountId : null);
   if (!isConnection) {
     if (list.isLoading) return <ConnectionState loading found />;
     const first = list.data?.connections[0];
@@ -32,7 +35,10 @@ export const InboxRoute = () => {
   return (
     <div className="mx-auto max-w-7xl">
       <ConnectionHeader connection={connection.data} />
-      <Inbox connectionId={connection.data.connectionId} canReply={context.role !== 'viewer'} />
+      <Inbox
+        connectionId={connection.data.connectionId}
+        canReply={context.role === 'client' ? Boolean(portal.data?.access.inbox) : context.role !== 'viewer'}
+      />
     </div>
   );
 };
@@ -41,12 +47,15 @@ export const Inbox = ({
   connectionId,
   canReply,
   canAttach = false,
+  whatsapp = false,
   notice,
 }: {
   connectionId: string;
   canReply: boolean;
   /** SMS and WhatsApp: a reply can carry an image or a PDF. */
   canAttach?: boolean;
+  /** A WhatsApp connection: its threads show the 24-hour window and offer templates once it closed. */
+  whatsapp?: boolean;
   /** Said above the conversations (a sandbox connection: nothing was sent). */
   notice?: string;
 }) => {
@@ -79,7 +88,7 @@ export const Inbox = ({
   });
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[320px_minmax(0,1fr)]">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[320px_minmax(0,1fr)]" data-testid="inbox-layout">
       {notice ? (
         <p
           role="note"
@@ -107,7 +116,12 @@ export const Inbox = ({
                 )}
               >
                 <span className="flex justify-between gap-2 text-sm font-medium">
-                  <span className="truncate">{thread.contactIdentifier ?? 'Visitor'}</span>
+                  <span className="truncate">
+                    {contactLabel(thread).title}
+                    {contactLabel(thread).detail ? (
+                      <span className="ml-1 font-normal text-muted">{contactLabel(thread).detail}</span>
+                    ) : null}
+                  </span>
                   <span className="shrink-0 text-xs text-muted">{timeAgoLabel(Date.parse(thread.lastMessageAt))}</span>
                 </span>
                 <span className="block truncate text-sm text-muted">{thread.lastMessage}</span>
@@ -134,6 +148,7 @@ export const Inbox = ({
           transcript={transcript.data}
           canReply={canReply}
           canAttach={canAttach}
+          whatsapp={whatsapp}
         />
       ) : (
         <Card className="text-sm text-muted">Choose a conversation to read its transcript.</Card>

@@ -1,15 +1,16 @@
-import type { TChannelMedia, TInboxTranscript } from '@switchboard/core';
+import { contactLabel, type TChannelMedia, type TInboxTranscript } from '@switchboard/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Markdown } from '../../components/markdown';
 import { ToolCallList } from '../../components/tool-calls';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Textarea } from '../../components/ui/input';
 import { api } from '../../lib/api';
 import { cn } from '../../lib/cn';
 import { MediaUpload } from '../channels/media-upload';
+import { WhatsappReplyGate } from '../channels/whatsapp-templates-inbox';
 import { AddToTestSet } from '../evaluation/add-to-test-set';
+import { ReplyField } from '../inbox/reply-field';
 
 const WHO = { user: 'Visitor', assistant: 'Agent', human: 'Team' } as const;
 
@@ -19,11 +20,14 @@ export const Transcript = ({
   transcript,
   canReply,
   canAttach = false,
+  whatsapp = false,
 }: {
   connectionId: string;
   transcript: TInboxTranscript;
   canReply: boolean;
   canAttach?: boolean;
+  /** A WhatsApp thread: the 24-hour window's countdown, and approved templates once it has closed. */
+  whatsapp?: boolean;
 }) => {
   const client = useQueryClient();
   const [reply, setReply] = useState('');
@@ -56,10 +60,15 @@ export const Transcript = ({
   const handled = Boolean(thread.handledByUserId);
 
   return (
-    <Card className="flex min-h-[60vh] flex-col p-0">
+    <Card className="flex min-h-[60vh] min-w-0 flex-col p-0">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-border px-4 py-3">
         <div>
-          <h2 className="font-semibold">{thread.contactIdentifier ?? 'Visitor'}</h2>
+          <h2 className="font-semibold">
+            {contactLabel(thread).title}
+            {contactLabel(thread).detail ? (
+              <span className="ml-2 text-sm font-normal text-muted">{contactLabel(thread).detail}</span>
+            ) : null}
+          </h2>
           <p className="text-xs text-muted">
             {handled ? 'A person is answering; the agent stays silent.' : 'The agent is answering.'}
           </p>
@@ -81,10 +90,10 @@ export const Transcript = ({
       <ol aria-label="Transcript" className="flex-1 space-y-3 overflow-y-auto p-4">
         {transcript.messages.map((message) => (
           <li key={message.id} className={cn('flex flex-col', message.role === 'user' ? 'items-start' : 'items-end')}>
-            <span className="text-xs text-muted">{WHO[message.role]}</span>
+            <span className="text-xs text-muted">{message.source === 'campaign' ? 'Campaign' : WHO[message.role]}</span>
             <div
               className={cn(
-                'max-w-[80%] rounded-2xl px-3 py-2 text-sm break-words',
+                'max-w-[80%] min-w-0 rounded-2xl px-3 py-2 text-sm break-words [overflow-wrap:anywhere]',
                 message.role === 'user'
                   ? 'bg-surface-2'
                   : message.role === 'human'
@@ -102,39 +111,51 @@ export const Transcript = ({
           </li>
         ))}
       </ol>
-      {canReply ? (
-        <form onSubmit={submit} className="flex flex-wrap gap-2 border-t border-border p-3">
-          {canAttach ? (
-            <div className="flex w-full flex-wrap items-center gap-2">
-              {attachment ? (
-                <>
-                  <span className="text-sm">
-                    Attached: <span className="font-medium">{attachment.fileName}</span>
-                  </span>
-                  <Button size="sm" variant="ghost" onClick={() => setAttachment(null)}>
-                    Remove attachment
-                  </Button>
-                </>
-              ) : (
-                <MediaUpload connectionId={connectionId} label="Attach a file" onUploaded={setAttachment} />
-              )}
-            </div>
-          ) : null}
-          <Textarea
-            aria-label="Reply to the visitor"
-            placeholder={handled ? 'Reply to the visitor...' : 'Reply to take over the conversation...'}
-            value={reply}
-            onChange={(event) => setReply(event.target.value)}
-            className="min-h-10 min-w-0 flex-1"
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && !event.shiftKey) submit(event);
-            }}
-          />
-          <Button type="submit" disabled={!reply.trim() || send.isPending}>
-            Send
-          </Button>
-        </form>
-      ) : null}
+      <WhatsappReplyGate
+        enabled={whatsapp}
+        connectionId={connectionId}
+        threadId={thread.threadId}
+        contactName={thread.contactName ?? null}
+        canReply={canReply}
+      >
+        {canReply ? (
+          <form onSubmit={submit} className="flex flex-wrap gap-2 border-t border-border p-3">
+            {canAttach ? (
+              <div className="flex w-full flex-wrap items-center gap-2">
+                {attachment ? (
+                  <>
+                    <span className="text-sm">
+                      Attached: <span className="font-medium">{attachment.fileName}</span>
+                    </span>
+                    <Button size="sm" variant="ghost" onClick={() => setAttachment(null)}>
+                      Remove attachment
+                    </Button>
+                  </>
+                ) : (
+                  <MediaUpload connectionId={connectionId} label="Attach a file" onUploaded={setAttachment} />
+                )}
+              </div>
+            ) : null}
+            <ReplyField
+              aria-label="Reply to the visitor"
+              placeholder={
+                handled
+                  ? 'Reply to the visitor... (type / for canned replies)'
+                  : 'Reply to take over the conversation... (type / for canned replies)'
+              }
+              value={reply}
+              onValueChange={setReply}
+              className="min-w-0 flex-1"
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && !event.shiftKey) submit(event);
+              }}
+            />
+            <Button type="submit" disabled={!reply.trim() || send.isPending}>
+              Send
+            </Button>
+          </form>
+        ) : null}
+      </WhatsappReplyGate>
     </Card>
   );
 };

@@ -1,5 +1,5 @@
 import { canToggleThemeOn } from '@switchboard/core';
-import { Award, ChevronUp, LayoutDashboard, LogOut, Moon, Settings, Sun } from 'lucide-react';
+import { Award, ChevronUp, Headset, LayoutDashboard, LogOut, Moon, Settings, Sun } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useLocation, useNavigate } from 'react-router';
 import { cn } from '../../lib/cn';
@@ -26,7 +26,7 @@ export const Avatar = ({ name, image, size = 32 }: { name: string; image?: strin
 
 /** The sidebar's account area: the My Account card with credits and its menu. */
 export const AccountMenu = ({ expanded }: { expanded: boolean }) => {
-  const { user, signOut } = useSession();
+  const { user, isOperator, signOut } = useSession();
   const credits = useCredits();
   const rank = useRank();
   const theme = useTheme();
@@ -80,6 +80,11 @@ export const AccountMenu = ({ expanded }: { expanded: boolean }) => {
           <DropdownMenu.Item className={itemClass} onSelect={() => navigate('/settings')}>
             <Settings size={16} aria-hidden="true" /> Settings
           </DropdownMenu.Item>
+          {isOperator ? (
+            <DropdownMenu.Item className={itemClass} onSelect={() => navigate('/operator')}>
+              <Headset size={16} aria-hidden="true" /> Operator
+            </DropdownMenu.Item>
+          ) : null}
           {showToggle ? (
             <DropdownMenu.Item
               className={itemClass}

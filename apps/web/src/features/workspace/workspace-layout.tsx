@@ -30,6 +30,7 @@ import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'rea
 import { Spinner } from '../../components/ui/card';
 import { cn } from '../../lib/cn';
 import { AccountSwitcher } from '../connection/account-switcher';
+import { PortalLayout } from '../portal/portal-layout';
 import { PageSuspense } from '../routing';
 import { useSession } from '../session/session';
 import { ThemeScope } from '../theme/theme';
@@ -213,7 +214,7 @@ const MobileBar = ({ onMore, moreOpen }: { onMore: () => void; moreOpen: boolean
 
 /** The workspace: sidebar (70 px collapsed, 240 px on hover; 280 px drawer on mobile) and header. */
 export const WorkspaceLayout = () => {
-  const { user, loading } = useSession();
+  const { user, loading, currentSubaccount } = useSession();
   const { subaccountId } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -232,6 +233,8 @@ export const WorkspaceLayout = () => {
     );
   }
   if (!user) return <Navigate to={`/?signin=1&returnUrl=${encodeURIComponent(location.pathname)}`} replace />;
+  // A client of the agency sees the client portal: the agency's brand and the portal's pages only.
+  if (currentSubaccount?.role === 'client') return <PortalLayout subaccountId={currentSubaccount.id} />;
 
   const title = header.options.title ?? headerTitleFor(location.pathname);
   const showMenuButton = mobile && !isAgentsWorkspacePath(location.pathname);

@@ -1,0 +1,1 @@
+ALTER TABLE "evaluation_conversations" ADD COLUMN "duration_ms" integer;

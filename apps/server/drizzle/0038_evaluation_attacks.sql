@@ -1,0 +1,1 @@
+ALTER TABLE "evaluation_conversations" ADD COLUMN "attack" jsonb;
