@@ -57,6 +57,18 @@ const createSequence = async (tag: string, extra: Record<string, unknown>) => {
 
 /** As if the steps' delays had passed: the waiting steps and the dispatch job queued for them are due now. */
 const timePasses = async (campaignId: string) => {
+  // The run that wrote the waiting steps queues its next dispatch as it ends: wait for that job first.
+  await until(
+    async () =>
+      rowsOf<{ queued: number; running: number }>(
+        await t.deps.db.execute(sql`
+          SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
+            count(*) FILTER (WHERE status = 'running')::int AS running
+          FROM jobs WHERE idempotency_key LIKE ${`campaign:${campaignId}:%`}`),
+      )[0],
+    (jobs) => jobs !== undefined && jobs.queued > 0 && jobs.running === 0,
+    20_000,
+  );
   await t.deps.db.execute(sql`
     UPDATE campaign_step_sends SET due_at = due_at - interval '100 days', next_attempt_at = now() - interval '1 second'
     WHERE campaign_id = ${campaignId} AND status = 'queued'`);

@@ -58,7 +58,10 @@ export const useRuns = (filter: { agentId?: string; page?: number } = {}) => {
   });
 };
 
-export const useRunResults = (runId: string | null, refetchInterval?: number | false) =>
+export const useRunResults = (
+  runId: string | null,
+  refetchInterval?: number | false | ((query: { state: { data?: TRunResults } }) => number | false),
+) =>
   useQuery({
     queryKey: ['evaluation', 'results', runId],
     queryFn: () => api<TRunResults>(`/api/evaluation/runs/${runId}/results`),

@@ -63,6 +63,22 @@ describe('pass rates', () => {
     expect(html).toContain('100% · 1 of 4 evaluated');
   });
 
+  it('results cached while the run was going on wait for the finished ones instead of showing as its results', () => {
+    const partial: TRunResults = {
+      run: { ...run, status: 'running', progress: { ...run.progress, done: 2, passed: 1, errors: 1 } },
+      categories: [],
+      questions: [],
+      conversations: [],
+    };
+    const html = text(
+      render('/new-evaluation/results/evl_1', <ResultsPage />, (client) =>
+        client.setQueryData(['evaluation', 'results', 'evl_1'], partial),
+      ),
+    );
+    expect(html).toContain('Loading results');
+    expect(html).not.toContain('evaluated');
+  });
+
   it('the runs list shows "n of m evaluated" beside each rate', () => {
     const runs: TRunsResponse = { runs: [run], total: 1 };
     const html = text(

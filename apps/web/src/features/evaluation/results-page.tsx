@@ -1,4 +1,4 @@
-import { CATEGORY_LABELS, rateSummary } from '@switchboard/core';
+import { CATEGORY_LABELS, rateSummary, type TEvaluationRun } from '@switchboard/core';
 import { Download, FileText, GitCompare, ShieldAlert } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -13,16 +13,20 @@ import { ShareReport } from './share-report';
 const linkButton =
   'inline-flex h-10 items-center gap-2 rounded-lg border border-border bg-surface px-4 text-sm font-medium text-foreground hover:bg-surface-2';
 
+const unfinished = (run: TEvaluationRun | undefined) => run !== undefined && ['queued', 'running'].includes(run.status);
+
 /** A run's results: summary (overall and per category), transcripts failures first, exports, compare. */
 export const ResultsPage = () => {
   const { runId = '' } = useParams();
   const navigate = useNavigate();
-  const results = useRunResults(runId);
+  const results = useRunResults(runId, (query) => (unfinished(query.state.data?.run) ? 2000 : false));
   const run = results.data?.run;
   const siblings = useRuns({ agentId: run?.agentId ?? undefined });
   const [other, setOther] = useState('');
 
-  if (results.isLoading) return <Spinner label="Loading results" />;
+  // Results cached while the run was going on are not shown as if they were its results.
+  if (results.isLoading || (!results.isFetchedAfterMount && unfinished(run)))
+    return <Spinner label="Loading results" />;
   if (!results.data || !run) return <Card className="mx-auto max-w-xl text-sm">This run was not found.</Card>;
   const headline = rateSummary(run.progress);
   const candidates = (siblings.data?.runs ?? []).filter((item) => item.id !== run.id);

@@ -1,4 +1,5 @@
 import type { TEvaluationConversation, TEvaluationRun, TRunEvent } from '@switchboard/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -17,6 +18,7 @@ export const RunningPage = () => {
   const [run, setRun] = useState<TEvaluationRun | null>(null);
   const [live, setLive] = useState<TEvaluationConversation[]>([]);
   const [cancelling, setCancelling] = useState(false);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (!runId) return;
@@ -29,10 +31,14 @@ export const RunningPage = () => {
           previous.some((item) => item.id === event.conversation.id) ? previous : [event.conversation, ...previous],
         );
       }
-      if (finished(event.run.status)) source.close();
+      if (finished(event.run.status)) {
+        source.close();
+        // The results page reads the same query: what was loaded at the start of the run is stale now.
+        void queryClient.invalidateQueries({ queryKey: ['evaluation'] });
+      }
     };
     return () => source.close();
-  }, [runId]);
+  }, [runId, queryClient]);
 
   if (!runId) {
     return (
