@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_USERS, expectAccessible, ownSubaccount, SEQUENCES_CLINIC, signIn } from './support';
+import { connectSandbox, DEMO_USERS, expectAccessible, ownSubaccount, SEQUENCES_CLINIC, signIn } from './support';
 
 const CSV = ['Full Name,Mobile', 'Dana Drip,+1 415 555 3801', 'Eli Drip,+1 415 555 3802'].join('\n');
 
@@ -19,14 +19,8 @@ test('an SMS sequence on the sandbox: two steps, a reply takes one contact out, 
   // At phone width in the light theme: the editor and the step figures must fit.
   await page.request.patch(`/api/subaccounts/${subaccountId}/theme`, { data: { isDarkMode: false } });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`/${subaccountId}/sms/campaigns`);
+  await connectSandbox(page, subaccountId, 'sms', SEQUENCES_CLINIC);
   await expect(page.getByRole('heading', { name: 'SMS Agent', level: 1 })).toBeVisible();
-  const connect = page.getByRole('button', { name: 'Connect' });
-  if (await connect.isVisible()) {
-    await page.getByLabel('Agent').selectOption({ label: `${SEQUENCES_CLINIC} Assistant` });
-    await connect.click();
-  }
-  await expect(page.getByText('Sandbox — no real messages are sent')).toBeVisible();
 
   // Two contacts tagged for the sequence.
   await openTab(page, 'Contacts');

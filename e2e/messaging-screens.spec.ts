@@ -1,22 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_USERS, expectAccessible, ownSubaccount, SEQUENCES_CLINIC, signIn } from './support';
+import { connectSandbox, DEMO_USERS, expectAccessible, ownSubaccount, SEQUENCES_CLINIC, signIn } from './support';
 
 const CLINIC = SEQUENCES_CLINIC;
 const CSV = ['Name,Phone,Timezone', 'Rosa Parks,+14155554101,America/Chicago'].join('\n');
 
 const sections = (page: Page, channel: 'SMS' | 'WhatsApp') =>
   page.getByRole('navigation', { name: new RegExp(`${channel} Agent sections`) });
-
-const connectSandbox = async (page: Page, subaccountId: string, channel: 'sms' | 'whatsapp') => {
-  await page.goto(`/${subaccountId}/${channel}/campaigns`);
-  const connect = page.getByRole('button', { name: 'Connect' });
-  await expect(connect.or(page.getByText('Sandbox — no real messages are sent'))).toBeVisible();
-  if (await connect.isVisible()) {
-    await page.getByLabel('Agent').selectOption({ label: `${CLINIC} Assistant` });
-    await connect.click();
-  }
-  await expect(page.getByText('Sandbox — no real messages are sent')).toBeVisible();
-};
 
 /** Nothing wider than the window, and axe finds nothing serious. */
 const fitsAndPasses = async (page: Page, what: string) => {
@@ -43,8 +32,8 @@ test('the messaging screens fit a phone and a desktop, in both themes, and pass 
   const subaccountId = await ownSubaccount(page, CLINIC);
 
   // A sandbox SMS and WhatsApp agent, a contact, a sent campaign with a reply, and a conversation.
-  await connectSandbox(page, subaccountId, 'whatsapp');
-  await connectSandbox(page, subaccountId, 'sms');
+  await connectSandbox(page, subaccountId, 'whatsapp', CLINIC);
+  await connectSandbox(page, subaccountId, 'sms', CLINIC);
   await sections(page, 'SMS').getByRole('button', { name: 'Contacts' }).click();
   await page.getByLabel('CSV file').setInputFiles({ name: 'c.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
   await page.getByLabel('Tag every imported contact (comma-separated)').fill('screens');

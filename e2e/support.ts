@@ -123,3 +123,19 @@ export const ownSubaccount = async (page: Page, name: string): Promise<string> =
   expect(agent.status()).toBe(201);
   return id;
 };
+
+/**
+ * The sub-account's SMS or WhatsApp agent on the sandbox phone, connected on first use with the
+ * agent `ownSubaccount` made: waits for the page to show either the connect form or the connection.
+ */
+export const connectSandbox = async (page: Page, subaccountId: string, channel: 'sms' | 'whatsapp', name: string) => {
+  await page.goto(`/${subaccountId}/${channel}/campaigns`);
+  const connect = page.getByRole('button', { name: 'Connect' });
+  const connected = page.getByText('Sandbox — no real messages are sent');
+  await expect(connect.or(connected)).toBeVisible();
+  if (await connect.isVisible()) {
+    await page.getByLabel('Agent').selectOption({ label: `${name} Assistant` });
+    await connect.click();
+  }
+  await expect(connected).toBeVisible();
+};

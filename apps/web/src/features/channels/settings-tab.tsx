@@ -1,8 +1,8 @@
 import type { TChannelConnection, TMessagingSettings, TRole, TSmsSettings } from '@switchboard/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
+import { Card, Spinner } from '../../components/ui/card';
 import { FieldError, Input, Label, Select } from '../../components/ui/input';
 import { ApiError, api } from '../../lib/api';
 import { toast } from '../../lib/toast';
@@ -173,20 +173,28 @@ const ConnectionSettings = ({
 };
 
 const MessagingProfile = ({ connectId, canEdit }: { connectId: string; canEdit: boolean }) => {
-  const client = useQueryClient();
   const profile = useQuery({
     queryKey: ['messaging-settings', connectId],
     queryFn: () => api<TMessagingSettings>(`/api/channels/${connectId}/messaging-settings`, { silent: true }),
   });
-  const [timeZone, setTimeZone] = useState('UTC');
-  const [country, setCountry] = useState('US');
+  // The fields start from the saved settings once loaded; a refetch never overwrites what is typed.
+  if (profile.isLoading) return <Spinner label="Loading messaging settings" />;
+  return <MessagingProfileFields connectId={connectId} canEdit={canEdit} saved={profile.data} />;
+};
+
+const MessagingProfileFields = ({
+  connectId,
+  canEdit,
+  saved,
+}: {
+  connectId: string;
+  canEdit: boolean;
+  saved: TMessagingSettings | undefined;
+}) => {
+  const client = useQueryClient();
+  const [timeZone, setTimeZone] = useState(saved?.timeZone ?? 'UTC');
+  const [country, setCountry] = useState(saved?.defaultCountry ?? 'US');
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (profile.data) {
-      setTimeZone(profile.data.timeZone);
-      setCountry(profile.data.defaultCountry);
-    }
-  }, [profile.data]);
   const save = useMutation({
     mutationFn: () =>
       api<TMessagingSettings>(`/api/channels/${connectId}/messaging-settings`, {
@@ -238,24 +246,29 @@ const MessagingProfile = ({ connectId, canEdit }: { connectId: string; canEdit: 
 
 /** The SMS settings of the spec (section 3/7): company name, logo, theme, primary colour. */
 const Branding = ({ connectId, role }: { connectId: string; role: TRole }) => {
-  const client = useQueryClient();
   const settings = useQuery({
     queryKey: ['sms-settings', connectId],
     queryFn: () => api<TSmsSettings>(`/api/sms/${connectId}/settings`, { silent: true }),
   });
-  const [companyName, setCompanyName] = useState('');
-  const [logoUrl, setLogoUrl] = useState('');
-  const [primaryColor, setPrimaryColor] = useState('#43c0b8');
-  const [theme, setTheme] = useState<'dark' | 'light'>('dark');
+  if (settings.isLoading) return <Spinner label="Loading branding" />;
+  return <BrandingFields connectId={connectId} role={role} saved={settings.data} />;
+};
+
+const BrandingFields = ({
+  connectId,
+  role,
+  saved,
+}: {
+  connectId: string;
+  role: TRole;
+  saved: TSmsSettings | undefined;
+}) => {
+  const client = useQueryClient();
+  const [companyName, setCompanyName] = useState(saved?.companyName ?? '');
+  const [logoUrl, setLogoUrl] = useState(saved?.logoUrl ?? '');
+  const [primaryColor, setPrimaryColor] = useState(saved?.primaryColor ?? '#43c0b8');
+  const [theme, setTheme] = useState<'dark' | 'light'>(saved?.theme ?? 'dark');
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (settings.data) {
-      setCompanyName(settings.data.companyName);
-      setLogoUrl(settings.data.logoUrl ?? '');
-      setPrimaryColor(settings.data.primaryColor);
-      setTheme(settings.data.theme);
-    }
-  }, [settings.data]);
   const admin = role === 'admin';
   const save = useMutation({
     mutationFn: () =>

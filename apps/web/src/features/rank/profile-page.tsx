@@ -1,6 +1,6 @@
 import { MARKETPLACE_AVATARS, type TUserProfile, ZUserProfileRequest } from '@switchboard/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card, Spinner } from '../../components/ui/card';
 import { FieldError, Input, Label } from '../../components/ui/input';
@@ -80,18 +80,24 @@ export const ProfilePage = () => {
   );
 };
 
-const ProfileForm = () => {
-  const queryClient = useQueryClient();
+export const ProfileForm = () => {
   const profile = useQuery({
     queryKey: ['user-profile'],
     queryFn: () => api<TUserProfile>('/api/userprofile', { silent: true }),
   });
-  const [form, setForm] = useState({ name: '', businessName: '', image: '' });
+  // The fields start from the saved profile once it is loaded; a later refetch never overwrites what is typed.
+  if (profile.isLoading) return <Spinner label="Loading profile" />;
+  return <ProfileFields saved={profile.data} />;
+};
+
+const ProfileFields = ({ saved }: { saved: TUserProfile | undefined }) => {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({
+    name: saved?.name ?? '',
+    businessName: saved?.businessName ?? '',
+    image: saved?.image ?? '',
+  });
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (profile.data)
-      setForm({ name: profile.data.name, businessName: profile.data.businessName, image: profile.data.image ?? '' });
-  }, [profile.data]);
   const save = useMutation({
     mutationFn: (body: unknown) => api<TUserProfile>('/api/userprofile', { body }),
     onSuccess: () => {
