@@ -49,7 +49,9 @@ export const openTestDeps = async (overrides: Record<string, string> = {}) => {
   });
   const scratch = env.DATABASE_URL ? await createScratchDatabase(env.DATABASE_URL) : null;
   const deps = await createDeps(scratch ? { ...env, DATABASE_URL: scratch.url } : env, {
-    database: scratch ? { url: scratch.url, poolSize: 20 } : { dataDir: 'memory://' },
+    // The production pool size (DATABASE_POOL_SIZE, 10): test files run side by side, each with its
+    // own apps, and PostgreSQL's 100 connections must hold them all.
+    database: scratch ? { url: scratch.url, poolSize: env.DATABASE_POOL_SIZE } : { dataDir: 'memory://' },
   });
   return {
     deps,
