@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { leaveForeground, trackForeground } from './foreground';
 
 /**
  * The life of a server process behind a load balancer: ready, then draining once it is told to
@@ -31,6 +32,7 @@ export class Lifecycle {
   /** Counts a request until its answer's connection finishes or closes. */
   track(raw: ServerResponse) {
     this.inFlight.add(raw);
+    trackForeground(raw);
     const done = () => {
       this.inFlight.delete(raw);
       if (this.inFlight.size === 0) this.idle?.();
@@ -42,6 +44,7 @@ export class Lifecycle {
   /** An event stream that stays open until its client leaves: a stop tells it to reconnect. */
   holdEventStream(raw: ServerResponse) {
     this.eventStreams.add(raw);
+    leaveForeground(raw);
     raw.once('close', () => this.eventStreams.delete(raw));
   }
 

@@ -12,7 +12,7 @@ import { reconcileStepDoubts } from './campaign-steps-reconcile';
 import { shortenLinks } from './campaign-tracking';
 import { webhookUrlOf } from './connections';
 import type { DispatchRun } from './dispatch-batch';
-import { failureOutcome, RECONCILE_AFTER_MS } from './dispatch-batch';
+import { failureOutcome, letForegroundFirst, RECONCILE_AFTER_MS } from './dispatch-batch';
 import { outcomeOf } from './dispatch-outcomes';
 import { campaignRecipients, campaigns, channelMessages } from './schema';
 import { type ChannelTransport, TransportError } from './transport';
@@ -258,6 +258,7 @@ export const runSteps = async (
         authFailure: batch.authFailure,
       };
     if (batch.channelPaused) return { sent, pending: await pendingOf(deps, campaignId), stopped: 'channel_paused' };
+    await letForegroundFirst();
   }
   return { sent, pending: await pendingOf(deps, campaignId) };
 };

@@ -61,14 +61,22 @@ export const threadCampaignMessages = async (
   );
   if (!confirmed.length) return [];
   const keyOf = (connectionId: string, phone: string) => `${connectionId} ${phone}`;
+  // Each contact's latest thread on the connection (a connection belongs to one sub-account), one
+  // contact at a time by the (connection, contact, last message) index, whatever the statistics
+  // say: a plan that read all of the connection's threads for each batch grew with every campaign
+  // message stored (6.6 ms a batch of 20 after 10,000).
   const existing = rowsOf<{ id: string; channel_ref: string; contact_identifier: string }>(
     await tx.execute(sql`
-      SELECT DISTINCT ON (t.channel_ref, t.contact_identifier) t.id, t.channel_ref, t.contact_identifier
-      FROM ${threads} t
-      WHERE t.subaccount_id = ANY(${sql.param([...new Set(confirmed.map((row) => row.subaccount_id))])}::text[])
-        AND t.channel_ref = ANY(${sql.param([...new Set(confirmed.map((row) => row.connection_id))])}::text[])
-        AND t.contact_identifier = ANY(${sql.param([...new Set(confirmed.map((row) => row.contact_phone))])}::text[])
-      ORDER BY t.channel_ref, t.contact_identifier, t.last_message_at DESC`),
+      SELECT t.id, p.channel_ref, p.contact_identifier
+      FROM unnest(
+        ${sql.param(confirmed.map((row) => row.connection_id))}::text[],
+        ${sql.param(confirmed.map((row) => row.contact_phone))}::text[]
+      ) AS p(channel_ref, contact_identifier)
+      CROSS JOIN LATERAL (
+        SELECT id FROM ${threads}
+        WHERE channel_ref = p.channel_ref AND contact_identifier = p.contact_identifier
+        ORDER BY last_message_at DESC LIMIT 1
+      ) AS t`),
   );
   const threadOf = new Map(existing.map((row) => [keyOf(row.channel_ref, row.contact_identifier), row.id]));
   const now = new Date();

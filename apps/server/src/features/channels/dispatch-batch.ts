@@ -3,6 +3,7 @@ import { inArray, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import { incrementCounters } from '../../platform/counters';
 import type { Deps } from '../../platform/deps';
+import { foregroundIdle } from '../../platform/foreground';
 import { backoffDelayMs } from '../../platform/jobs';
 import { isConnectionPaused } from '../connections/pauses';
 import { renderFor } from './campaign-render';
@@ -22,6 +23,16 @@ const MAX_SEND_ATTEMPTS = 5;
  * start: a run that stops mid-send leaves its claims to be reconciled no earlier than this.
  */
 export const RECONCILE_AFTER_MS = 10_000;
+
+/**
+ * The most a campaign's next batch waits for the requests this process is answering (a widget
+ * chat, an inbound message): a person waiting goes before a bulk send, which still moves.
+ */
+const FOREGROUND_WAIT_MS = 50;
+export const letForegroundFirst = async () => {
+  await foregroundIdle(FOREGROUND_WAIT_MS);
+  await new Promise((resolve) => setImmediate(resolve));
+};
 
 /** One run of a campaign's dispatch: what every batch needs. */
 export interface DispatchRun {

@@ -21,7 +21,7 @@ import { runSteps } from './campaign-steps-dispatch';
 import { audienceSql } from './campaigns';
 import { channelEvents } from './channel-events';
 import { type Channel, findChannel, markChannelError, transportOf } from './connections';
-import { claimBatch, type DispatchRun, sendBatch } from './dispatch-batch';
+import { claimBatch, type DispatchRun, letForegroundFirst, sendBatch } from './dispatch-batch';
 import { reconcileDoubts } from './reconcile';
 import { campaignRecipients, campaigns, contacts } from './schema';
 import { suppressionSkipSql } from './suppressions';
@@ -178,7 +178,7 @@ export const dispatchCampaign = async (deps: Deps, campaignId: string, options: 
       await holdCampaign(deps, campaign.id, CHANNEL_PAUSED_HOLD);
       return { held: 'channel_paused', sent };
     }
-    await yieldToOthers();
+    await letForegroundFirst();
   }
   // A sequence's later steps, within the same run's batches (campaign-steps-dispatch.ts).
   const steps = await runSteps(deps, run, await sequenceOf(deps.db, campaign.id), {

@@ -31,6 +31,8 @@ export const threads = pgTable(
     index('threads_subaccount_last_idx').on(table.subaccountId, table.lastMessageAt),
     index('threads_channel_ref_idx').on(table.subaccountId, table.channel, table.channelRef),
     index('threads_contact_idx').on(table.subaccountId, table.contactIdentifier),
+    // A contact's latest thread on a channel connection (inbound messages, campaign messages).
+    index('threads_channel_contact_idx').on(table.channelRef, table.contactIdentifier, table.lastMessageAt),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "threads_channel_contact_idx" ON "threads" USING btree ("channel_ref","contact_identifier","last_message_at");
