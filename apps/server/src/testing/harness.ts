@@ -7,6 +7,7 @@ import type { Deps } from '../platform/deps';
 import { type Env, loadEnv } from '../platform/env';
 import { startJobWorkers } from '../platform/jobs';
 import { closeDeps, createDeps } from '../platform/runtime';
+import { testDatabaseImage } from './database-image';
 import { createScratchDatabase } from './scratch-database';
 
 export interface TestApp {
@@ -51,7 +52,9 @@ export const openTestDeps = async (overrides: Record<string, string> = {}) => {
   const deps = await createDeps(scratch ? { ...env, DATABASE_URL: scratch.url } : env, {
     // The production pool size (DATABASE_POOL_SIZE, 10): test files run side by side, each with its
     // own apps, and PostgreSQL's 100 connections must hold them all.
-    database: scratch ? { url: scratch.url, poolSize: env.DATABASE_POOL_SIZE } : { dataDir: 'memory://' },
+    database: scratch
+      ? { url: scratch.url, poolSize: env.DATABASE_POOL_SIZE }
+      : { dataDir: 'memory://', image: await testDatabaseImage() },
   });
   return {
     deps,
