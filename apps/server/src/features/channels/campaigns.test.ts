@@ -1,10 +1,12 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '../../platform/jobs.schema';
 import { DEMO_AGENCY, seedAgency } from '../../seed';
 import { startTestApp, type TestApp } from '../../testing/harness';
 import { multipartForm } from '../../testing/multipart';
 import { until } from '../../testing/until';
 import { seedAgent } from '../agents/seed';
+import { requeueStranded } from './campaign-watch';
 import { type Channel, findChannel } from './connections';
 import { dispatchCampaign, fillRecipients } from './dispatch';
 import { campaignRecipients, campaigns, channelMessages, contacts } from './schema';
@@ -234,9 +236,21 @@ describe('campaigns on the sandbox', () => {
     });
     const id = created.json().campaignId;
     // A run that died mid-send: the campaign is sending and no job of this process touches it (it
-    // is set to sending directly, so no dispatch job races the hand-made state below).
+    // is set to sending directly, so no dispatch job races the hand-made state below). The dead
+    // process's job is still marked running, as it would be until it is found stalled, so the
+    // campaign watch does not take the campaign for a stranded one and queue a job of its own.
     await t.deps.db.execute(sql`UPDATE campaigns SET status = 'sending', started_at = now() WHERE id = ${id}`);
     const [row] = await t.deps.db.select().from(campaigns).where(eq(campaigns.id, id));
+    await t.deps.db.insert(jobs).values({
+      id: `job_dead_${id.slice(-8)}`,
+      type: 'campaign:dispatch',
+      queue: 'campaigns',
+      status: 'running',
+      payload: { campaignId: id, round: row?.dispatchRound ?? 0 },
+      idempotencyKey: `campaign:${id}:${row?.dispatchRound ?? 0}`,
+      heartbeatAt: new Date(),
+      owner: 'job_dead#1',
+    });
     await fillRecipients(
       t.deps,
       row as typeof campaigns.$inferSelect,
@@ -265,6 +279,8 @@ describe('campaigns on the sandbox', () => {
       });
       await t.deps.db.update(campaignRecipients).set({ messageId }).where(eq(campaignRecipients.id, row.id));
     }
+    // The campaign watch, whenever it runs meanwhile, leaves it to the job marked running.
+    expect(await requeueStranded(t.deps)).toBe(0);
     // The restarted worker resumes it.
     expect(await dispatchCampaign(t.deps, id, { runId: 'job_new#1' })).toMatchObject({ completed: true, sent: 35 });
     const done = (await api('GET', `/api/channels/${connectionId}/campaigns/${id}`)).json();
