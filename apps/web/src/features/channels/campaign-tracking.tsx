@@ -7,9 +7,8 @@ import {
 } from '@switchboard/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { ChartTooltip } from '../../components/chart-tooltip';
 import { api } from '../../lib/api';
+import { SeriesChart } from './campaign-chart';
 
 const SERIES = [
   ['clicks', 'Clicked', 'var(--color-primary)'],
@@ -32,31 +31,12 @@ const TrackingChart = ({ tracking }: { tracking: TCampaignTracking }) => {
   if (!tracking.points.length) return <p className="text-sm text-muted">No clicks, replies or conversions yet.</p>;
   const data = tracking.points.map((point) => ({ ...point, at: bucketLabel(point.at, tracking.bucket) }));
   return (
-    <figure
-      aria-label={tracking.bucket === 'hour' ? 'Responses per hour' : 'Responses per day'}
-      className="h-56 w-full min-w-0 overflow-hidden"
-    >
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-          <XAxis dataKey="at" stroke="var(--muted)" fontSize={12} />
-          <YAxis stroke="var(--muted)" fontSize={12} width={40} allowDecimals={false} />
-          <Tooltip content={<ChartTooltip />} />
-          <Legend formatter={(value) => <span style={{ color: 'var(--foreground)' }}>{value}</span>} />
-          {SERIES.map(([key, name, color]) => (
-            <Line
-              key={key}
-              type="monotone"
-              dataKey={key}
-              name={name}
-              stroke={color}
-              dot={false}
-              isAnimationActive={false}
-            />
-          ))}
-        </LineChart>
-      </ResponsiveContainer>
-    </figure>
+    <SeriesChart
+      label={tracking.bucket === 'hour' ? 'Responses per hour' : 'Responses per day'}
+      data={data}
+      xKey="at"
+      series={SERIES}
+    />
   );
 };
 
