@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_USERS, expectAccessible, signIn } from './support';
+import { DEMO_USERS, expectAccessible, openRunResults, signIn } from './support';
 
 /**
  * The evaluation journey against a local OpenAI-compatible stub that plays agent, simulated user,
@@ -170,7 +170,7 @@ test('load a template, generate questions, run, watch progress, read a failure, 
   await expect(failed.getByText(/BREAK: rules off/).first()).toBeVisible();
 
   // Results: the provider error is a third state, left out of the pass rate, with its transcript.
-  await page.getByRole('link', { name: 'View results' }).click();
+  await openRunResults(page);
   // The rate is over the evaluated conversations, and says so: one of them could not be evaluated.
   const headline = page.getByText(/passed · \d+ of \d+ evaluated/);
   await expect(headline).toBeVisible();
@@ -315,7 +315,7 @@ test('an agent test: save the settings as a template, run it and see it listed f
   await expect(page.getByTestId('offline-run')).toBeVisible();
   await expect(page.getByRole('link', { name: 'View results' })).toBeVisible({ timeout: 45_000 });
   await expect(page.getByText('2 of 2 conversations done')).toBeVisible();
-  await page.getByRole('link', { name: 'View results' }).click();
+  await openRunResults(page);
   await expect(page.getByTestId('offline-run')).toHaveText(/Offline model: deterministic answers/);
   const offlineItem = page.locator('section[aria-label="Conversations"] li').first();
   await offlineItem.getByRole('button').first().click();

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_USERS, expectAccessible, signIn } from './support';
+import { DEMO_USERS, expectAccessible, openRunResults, signIn } from './support';
 
 /**
  * The adaptive red-team journey, offline: the agency picks adaptive attack strategies with their
@@ -54,7 +54,7 @@ test('pick adaptive strategies with budgets, run them offline and read an attack
   await page.getByRole('button', { name: 'Run' }).click();
   await page.waitForURL('**/new-evaluation/running?run=*');
   await expect(page.getByRole('link', { name: 'View results' })).toBeVisible({ timeout: 60_000 });
-  await page.getByRole('link', { name: 'View results' }).click();
+  await openRunResults(page);
   await expect(page.getByTestId('offline-run')).toBeVisible();
 
   // The crescendo attack: the offline agent deflects, the judge reads a refusal, the attacker backtracks.

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_USERS, expectAccessible, ownSubaccount, SEQUENCES_CLINIC, signIn } from './support';
+import { DEMO_USERS, expectAccessible, openRunResults, ownSubaccount, SEQUENCES_CLINIC, signIn } from './support';
 
 /**
  * Red-teaming an agent on the stub model (a local OpenAI-compatible server that plays agent,
@@ -104,7 +104,7 @@ test('a poisoned document planted for one run, an adaptive attacker and the OWAS
   await page.getByRole('button', { name: 'Run' }).click();
   await page.waitForURL('**/new-evaluation/running?run=*');
   await expect(page.getByRole('link', { name: 'View results' })).toBeVisible({ timeout: 90_000 });
-  await page.getByRole('link', { name: 'View results' }).click();
+  await openRunResults(page);
   await expect(page.getByTestId('offline-run')).toHaveCount(0);
 
   // The planted document made the agent say the code word: that question fails, with the check that caught it.
@@ -151,7 +151,7 @@ test('a poisoned document planted for one run, an adaptive attacker and the OWAS
   await page.getByRole('button', { name: 'Run' }).click();
   await page.waitForURL('**/new-evaluation/running?run=*');
   await expect(page.getByRole('link', { name: 'View results' })).toBeVisible({ timeout: 90_000 });
-  await page.getByRole('link', { name: 'View results' }).click();
+  await openRunResults(page);
   await expect(page.locator('li[data-result]').filter({ hasText: /^Pass\s*ordinary customer questions/ })).toHaveCount(
     4,
   );

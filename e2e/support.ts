@@ -139,3 +139,13 @@ export const connectSandbox = async (page: Page, subaccountId: string, channel: 
   }
   await expect(connected).toBeVisible();
 };
+
+/**
+ * Opens a finished run's results from its running page. The running page stays on screen while
+ * the results page's code loads (the navigation is a transition), and it lists the same
+ * conversations: the journey waits for the results page's own list before reading anything.
+ */
+export const openRunResults = async (page: Page) => {
+  await page.getByRole('link', { name: 'View results' }).click();
+  await expect(page.getByRole('region', { name: 'Conversations', exact: true })).toBeVisible();
+};

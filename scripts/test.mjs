@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { ensureBuild, ensureChromium, ensureDependencies, root } from './lib.mjs';
 
 /**
@@ -37,6 +39,25 @@ const runStep = (args, { label, env = {} } = {}) =>
     child.on('exit', (code) => resolve(code === 0));
   });
 
+/**
+ * What a failed journey's page showed when it failed (Playwright's error-context.md: the page's
+ * accessibility snapshot), so a failure seen only in CI can be read from its log.
+ */
+function printFailedPages() {
+  const dir = path.join(root, 'test-results');
+  let files = [];
+  try {
+    files = readdirSync(dir, { recursive: true }).filter((name) => name.endsWith('error-context.md'));
+  } catch {
+    return;
+  }
+  for (const file of files) {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    const limit = 12_000;
+    console.log(`\n=== ${file} ===\n${text.length > limit ? `${text.slice(0, limit)}\n[... cut]` : text}`);
+  }
+}
+
 const started = Date.now();
 const minutes = () => `${((Date.now() - started) / 60_000).toFixed(1)} min`;
 
@@ -55,6 +76,7 @@ if (hasBrowser) {
   );
   e2e = (await Promise.all(groups)).every(Boolean);
   console.log(`\n=== browser journeys ${e2e ? 'passed' : 'failed'} after ${minutes()} ===`);
+  if (!e2e) printFailedPages();
 }
 if (!unit || !e2e) {
   console.error(`\nTests failed: ${[!unit && 'unit/integration', !e2e && 'browser'].filter(Boolean).join(', ')}`);
