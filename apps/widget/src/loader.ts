@@ -131,7 +131,9 @@ const mount = (cfg: LauncherConfig) => {
     launcher.style.display = next && mobile() ? 'none' : '';
     place();
   };
+  let commanded = false;
   const toggle = (next: boolean) => {
+    commanded = true;
     load();
     setOpen(next);
     post(next ? 'open' : 'close');
@@ -212,12 +214,18 @@ const mount = (cfg: LauncherConfig) => {
     },
   };
 
-  let wasOpen = false;
-  try {
-    wasOpen = localStorage.getItem(key) === '1';
-  } catch {}
-  if (wasOpen) toggle(true);
-  else {
+  // The chat left open before a reload opens again, read in a task of its own: a page's first
+  // read of localStorage waits on the browser (1 to 5 ms in Chromium), and the launcher is drawn
+  // without waiting for it. A command the page gave meanwhile wins.
+  setTimeout(() => {
+    let wasOpen = false;
+    try {
+      wasOpen = localStorage.getItem(key) === '1';
+    } catch {}
+    if (wasOpen) {
+      if (!commanded) toggle(true);
+      return;
+    }
     setTimeout(() => showBubble(true), Math.max(0, cfg.d) * 1000);
     const idle = () =>
       ((window as unknown as { requestIdleCallback?: (f: () => void) => void }).requestIdleCallback || setTimeout)(
@@ -225,7 +233,7 @@ const mount = (cfg: LauncherConfig) => {
       );
     if (document.readyState === 'complete') idle();
     else window.addEventListener('load', idle);
-  }
+  });
 };
 
 if (c) mount(c);
