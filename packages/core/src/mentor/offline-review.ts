@@ -15,11 +15,11 @@ const TONE =
 const ESCALATION =
   /\b(?:human|person|people on the team|staff|team member|colleague|escalat\w*|hand (?:it |the conversation |this )?(?:over|off)|transfer|contact (?:us|the team|support))\b/i;
 const FALLBACK =
-  /(?:don['’]t know|do not know|not sure|unsure|never (?:invent|make up|guess)|(?:don['’]t|do not) (?:invent|make up|guess)|made[- ]up|can(?:no|['’])t find|cannot find|not in your (?:documents|instructions|knowledge))/i;
+  /(?:don['\u2019]t know|do not know|not sure|unsure|never (?:invent|make up|guess)|(?:don['\u2019]t|do not) (?:invent|make up|guess)|made[- ]up|can(?:no|['\u2019])t find|cannot find|not in your (?:documents|instructions|knowledge))/i;
 const KNOWLEDGE = /\b(?:documents?|knowledge|sources?|handbook|files?|faq)\b/i;
 /** An agent reply that admits it has no answer. */
 const DONT_KNOW =
-  /(?:I (?:don['’]t|do not) (?:know|have (?:that|this|any|the) (?:information|details))|I['’]m not sure|I am not sure|I (?:can['’]t|cannot|could not|couldn['’]t) find|I (?:don['’]t|do not) have information|no information (?:about|on))/i;
+  /(?:I (?:don['\u2019]t|do not) (?:know|have (?:that|this|any|the) (?:information|details))|I['\u2019]m not sure|I am not sure|I (?:can['\u2019]t|cannot|could not|couldn['\u2019]t) find|I (?:don['\u2019]t|do not) have information|no information (?:about|on))/i;
 
 export const OFFLINE_RULES = {
   tone: "Tone: be friendly, clear and concise, and answer in the visitor's language.",

@@ -42,7 +42,7 @@ const TASK_START = /\s+(?:that|which|who|to help(?: people| customers| visitors)
 const clean = (text: string) =>
   text
     .replace(/\s+/g, ' ')
-    .replace(/^[\s"'“”]+|[\s"'“”.!?]+$/g, '')
+    .replace(/^[\s"'\u201C\u201D]+|[\s"'\u201C\u201D.!?]+$/g, '')
     .trim();
 
 const titleCase = (text: string) =>
