@@ -30,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHECKS, questionsFor as questionsForChecks, runPayload, startEvaluationStub } from './lib/evaluation.mjs';
+import { SERVER_NODE_ARGS } from './widget-support.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LATENCY_MS = 200;
@@ -74,7 +75,7 @@ if (process.env.BENCH_DATABASE_URL) {
   dropDatabase = scratch.drop;
 }
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-const server = spawn(process.execPath, [...profile, path.join(root, 'apps/server/dist/main.js')], {
+const server = spawn(process.execPath, [...profile, ...SERVER_NODE_ARGS, path.join(root, 'apps/server/dist/main.js')], {
   env: {
     ...process.env,
     PORT: String(PORT),

@@ -12,7 +12,8 @@
  * - the same start once more on the now existing folder (no creation), its peak and rest.
  * Targets: first-start peak <= 300 MB (a 512 MB container starts it), tree at rest <= 200 MB.
  *
- * `--via=npm` (default) launches `npm start`; `--via=node` launches `node scripts/start.mjs`, the
+ * `--via=npm` (default) launches `npm start`; `--via=node` launches `node scripts/start.mjs` (with the
+ * server's V8 options, as package.json's start script gives them), the
  * lean form without npm resident. START_MEMORY_RUNS (1 by default) repeats both starts on new
  * folders and prints each run, then the median of each figure (RSS is what the targets judge; it
  * is steady where timings on a shared machine are not). The server's own share (the tree without
@@ -30,7 +31,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuild } from '../lib.mjs';
-import { freePort, root, sleep } from './widget-support.js';
+import { freePort, root, SERVER_NODE_ARGS, sleep } from './widget-support.js';
 
 const via = (process.argv.find((arg) => arg.startsWith('--via=')) ?? '--via=npm').slice(6);
 const REST_MS = Number(process.env.START_MEMORY_REST_MS ?? 12_000);
@@ -84,7 +85,8 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 const startOnce = async (dataDir) => {
   const port = await freePort();
-  const [command, args] = via === 'node' ? [process.execPath, ['scripts/start.mjs']] : ['npm', ['start']];
+  const [command, args] =
+    via === 'node' ? [process.execPath, [...SERVER_NODE_ARGS, 'scripts/start.mjs']] : ['npm', ['start']];
   const child = spawn(command, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 /** Shared parts of the widget benchmarks: the built server, a stub model, HTTP calls. Not a benchmark itself. */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -167,10 +167,23 @@ export const waitForServer = async (base, { child, timeoutMs = 60_000 } = {}) =>
 };
 
 /** Starts the built server (apps/server/dist) with the demo agency and waits until it answers. */
+/**
+ * The V8 options a server runs with: those of `npm start` (package.json's start script; the
+ * Dockerfile gives the same), a young generation of at most 8 MB a semi-space where V8's default
+ * is 16 MB (docs/performance.md, "V8's young generation"). BENCH_NODE_ARGS replaces them for a
+ * comparison ("" runs V8's defaults).
+ */
+export const SERVER_NODE_ARGS =
+  process.env.BENCH_NODE_ARGS === undefined
+    ? JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
+        .scripts.start.split(' ')
+        .filter((word) => word.startsWith('--'))
+    : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean);
+
 export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, processes = 1, nodeArgs = [] }) => {
   const entry = processes > 1 ? path.join(root, 'scripts/bench/widget-cluster.js') : SERVER_ENTRY;
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, ...nodeArgs, entry], {
+  const child = spawn(process.execPath, [...profile, ...SERVER_NODE_ARGS, ...nodeArgs, entry], {
     env: benchServerEnv({ port, dataDir, stubUrl, processes, env }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
