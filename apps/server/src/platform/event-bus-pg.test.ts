@@ -65,6 +65,42 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('event bus on PostgreSQL', () 
     expect(seen).toEqual(expected);
   });
 
+  it('sends one statement at a time on its connection, however the turns of the event loop overlap', async () => {
+    // Statements on each bus connection, counted while they run.
+    const running = new WeakMap<object, number>();
+    let most = 0;
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client & { connectionParameters?: { application_name?: string } },
+      ...args: unknown[]
+    ) {
+      const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+      if (this.connectionParameters?.application_name !== APPLICATION_NAME || !(result instanceof Promise))
+        return result;
+      running.set(this, (running.get(this) ?? 0) + 1);
+      most = Math.max(most, running.get(this) ?? 0);
+      return result.finally(() => running.set(this, (running.get(this) ?? 1) - 1));
+    } as typeof query);
+    try {
+      const one = await bus();
+      const two = await bus();
+      const seen: unknown[] = [];
+      two.subscribe('f', (payload) => seen.push(payload));
+      const large = 'y'.repeat(9000);
+      const published: Promise<void>[] = [];
+      for (let i = 0; i < 30; i += 1) {
+        published.push(one.publish('f', i % 5 === 0 ? `${i}${large}` : i));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await Promise.all(published);
+      const expected = Array.from({ length: 30 }, (_, i) => (i % 5 === 0 ? `${i}${large}` : i));
+      await vi.waitFor(() => expect(seen).toEqual(expected));
+      expect(most).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('carries an event of 20 KB whole through the payload table', async () => {
     const one = await bus();
     const two = await bus();

@@ -51,9 +51,20 @@ export const createPostgresBus = async ({
       // A malformed message from another process is dropped, as is a subscriber's error.
     }
   };
+  // One statement at a time on the connection, in the order they were asked for: a publish of
+  // the next turn of the event loop, the read of a stored event and the pruning wait for the one
+  // running (pg queues a query sent while another runs, but its next major version refuses it).
+  let statements: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(statement: () => Promise<T>): Promise<T> => {
+    const result = statements.then(statement, statement);
+    statements = result.catch(ignore);
+    return result;
+  };
   const readStored = async (id: string) => {
-    const result = await client?.query<{ payload: string }>(READ_SQL, [id]);
-    return result?.rows[0]?.payload;
+    const current = client;
+    if (!current) return undefined;
+    const result = await inTurn(() => current.query<{ payload: string }>(READ_SQL, [id]));
+    return result.rows[0]?.payload;
   };
   // While a stored event is being read, the events behind it wait, so they arrive in order.
   let backlog = Promise.resolve();
@@ -154,12 +165,12 @@ export const createPostgresBus = async ({
       }
     }
     try {
-      if (ids.length === 0) await current.query(NOTIFY_SQL, [channel, notes]);
+      if (ids.length === 0) await inTurn(() => current.query(NOTIFY_SQL, [channel, notes]));
       else {
-        await current.query(STORE_AND_NOTIFY_SQL, [channel, notes, ids, stored]);
+        await inTurn(() => current.query(STORE_AND_NOTIFY_SQL, [channel, notes, ids, stored]));
         if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
           prunedAt = Date.now();
-          current.query(PRUNE_SQL).catch(ignore);
+          inTurn(() => current.query(PRUNE_SQL)).catch(ignore);
         }
       }
     } catch (error) {
