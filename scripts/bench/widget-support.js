@@ -166,7 +166,6 @@ export const waitForServer = async (base, { child, timeoutMs = 60_000 } = {}) =>
   }
 };
 
-/** Starts the built server (apps/server/dist) with the demo agency and waits until it answers. */
 /**
  * The V8 options a server runs with: those of `npm start` (package.json's start script; the
  * Dockerfile gives the same), a young generation of at most 8 MB a semi-space where V8's default
@@ -180,6 +179,7 @@ export const SERVER_NODE_ARGS =
         .filter((word) => word.startsWith('--'))
     : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean);
 
+/** Starts the built server (apps/server/dist) with the demo agency and waits until it answers. */
 export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, processes = 1, nodeArgs = [] }) => {
   const entry = processes > 1 ? path.join(root, 'scripts/bench/widget-cluster.js') : SERVER_ENTRY;
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];

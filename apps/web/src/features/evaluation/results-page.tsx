@@ -1,6 +1,6 @@
 import { CATEGORY_LABELS, rateSummary, type TEvaluationRun } from '@switchboard/core';
 import { Download, FileText, GitCompare, ShieldAlert } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { Card, Spinner } from '../../components/ui/card';
@@ -23,13 +23,11 @@ export const ResultsPage = () => {
   const run = results.data?.run;
   const siblings = useRuns({ agentId: run?.agentId ?? undefined });
   const [other, setOther] = useState('');
-  const shown = useRef(false);
 
-  // Results cached while the run was going on are not shown as if they were its results; once
-  // shown, the page stays (a transcript the reader opened is never closed under them).
-  if (results.isLoading || (!shown.current && !results.isFetchedAfterMount && unfinished(run)))
+  // Results cached while the run was going on are not shown as if they were its results. Once
+  // fetched here they stay shown (a finished run never becomes unfinished again).
+  if (results.isLoading || (!results.isFetchedAfterMount && unfinished(run)))
     return <Spinner label="Loading results" />;
-  shown.current = true;
   if (!results.data || !run) return <Card className="mx-auto max-w-xl text-sm">This run was not found.</Card>;
   const headline = rateSummary(run.progress);
   const candidates = (siblings.data?.runs ?? []).filter((item) => item.id !== run.id);
