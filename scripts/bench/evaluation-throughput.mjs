@@ -30,7 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHECKS, questionsFor as questionsForChecks, runPayload, startEvaluationStub } from './lib/evaluation.mjs';
-import { SERVER_NODE_ARGS } from './widget-support.js';
+import { SERVER_ENV, SERVER_NODE_ARGS } from './widget-support.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LATENCY_MS = 200;
@@ -78,6 +78,7 @@ const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${pr
 const server = spawn(process.execPath, [...profile, ...SERVER_NODE_ARGS, path.join(root, 'apps/server/dist/main.js')], {
   env: {
     ...process.env,
+    ...SERVER_ENV,
     PORT: String(PORT),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -31,7 +31,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuild } from '../lib.mjs';
-import { freePort, root, SERVER_NODE_ARGS, sleep } from './widget-support.js';
+import { freePort, root, SERVER_ENV, SERVER_NODE_ARGS, sleep } from './widget-support.js';
 
 const via = (process.argv.find((arg) => arg.startsWith('--via=')) ?? '--via=npm').slice(6);
 const REST_MS = Number(process.env.START_MEMORY_REST_MS ?? 12_000);
@@ -90,7 +90,14 @@ const startOnce = async (dataDir) => {
   const child = spawn(command, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development' },
+    env: {
+      ...process.env,
+      ...(via === 'node' ? SERVER_ENV : {}),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+    },
   });
   let output = '';
   child.stdout.on('data', (chunk) => {

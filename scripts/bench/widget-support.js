@@ -123,6 +123,7 @@ const ENCRYPTION_KEY = process.env.ENCRYPTION_KEY ?? randomBytes(32).toString('h
 /** The built server's environment in a benchmark: the demo agency, the stub model, limits out of the way; `env` last. */
 export const benchServerEnv = ({ port, dataDir, stubUrl, processes = 1, env = {} }) => ({
   ...process.env,
+  ...SERVER_ENV,
   PORT: String(port),
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
@@ -166,6 +167,9 @@ export const waitForServer = async (base, { child, timeoutMs = 60_000 } = {}) =>
   }
 };
 
+/** package.json's start script: `NAME=value … exec node --option … scripts/start.mjs`. */
+const START_WORDS = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start.split(' ');
+
 /**
  * The V8 options a server runs with: those of `npm start` (package.json's start script; the
  * Dockerfile gives the same), a young generation of at most 8 MB a semi-space where V8's default
@@ -174,10 +178,19 @@ export const waitForServer = async (base, { child, timeoutMs = 60_000 } = {}) =>
  */
 export const SERVER_NODE_ARGS =
   process.env.BENCH_NODE_ARGS === undefined
-    ? JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
-        .scripts.start.split(' ')
-        .filter((word) => word.startsWith('--'))
+    ? START_WORDS.filter((word) => word.startsWith('--'))
     : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean);
+
+/**
+ * The environment `npm start` gives the server process (glibc's `MALLOC_ARENA_MAX`, read when the
+ * process starts: docs/performance.md, "Memory"). A variable set for the benchmark wins
+ * (`MALLOC_ARENA_MAX=8` compares with glibc's default on two cores).
+ */
+export const SERVER_ENV = Object.fromEntries(
+  START_WORDS.slice(0, START_WORDS.indexOf('exec'))
+    .map((word) => word.split('='))
+    .filter(([name]) => process.env[name] === undefined),
+);
 
 /** Starts the built server (apps/server/dist) with the demo agency and waits until it answers. */
 export const startBenchServer = async ({ port, dataDir, stubUrl, env = {}, processes = 1, nodeArgs = [] }) => {

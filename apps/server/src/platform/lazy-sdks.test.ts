@@ -21,6 +21,7 @@ const LAZY = [
   'nodemailer',
   'ioredis',
   'pg',
+  'pino-pretty',
 ];
 
 const sourceFiles = (dir: string): string[] =>

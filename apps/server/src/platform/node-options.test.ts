@@ -6,22 +6,26 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /**
- * V8's heap options are read when a process starts, never later (a server cannot set them for
- * itself), so every command that starts a server names them: `npm start`, the Dockerfile, and the
- * commands the README and docs/operations.md give for running several processes. The benchmarks
- * read them from package.json.
+ * V8's heap options and glibc's `MALLOC_ARENA_MAX` are read when a process starts, never later (a
+ * server cannot set them for itself), so every command that starts a server names them: `npm
+ * start`, the Dockerfile, and the commands the README and docs/operations.md give for running
+ * several processes. The benchmarks read them from package.json.
  */
-describe("the server's V8 options", () => {
+describe("the server's process options (V8's and glibc's)", () => {
   const start: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
   const options = start.split(' ').filter((word) => word.startsWith('--'));
+  const variables = start.split(' ').slice(0, start.split(' ').indexOf('exec'));
 
   it('are given by npm start', () => {
     expect(options).toContain('--max-semi-space-size=8');
+    expect(variables).toEqual(['MALLOC_ARENA_MAX=2']);
   });
 
   it('are the same in the Dockerfile', () => {
     const cmd = readFileSync(path.join(root, 'Dockerfile'), 'utf8').match(/^CMD \[(.*main\.js.*)\]$/m)?.[1] ?? '';
     for (const option of options) expect(cmd).toContain(JSON.stringify(option));
+    const env = readFileSync(path.join(root, 'Dockerfile'), 'utf8').match(/^ENV (?:.*\\\n)*.*$/m)?.[0] ?? '';
+    for (const variable of variables) expect(env).toContain(variable);
   });
 
   it.each(['README.md', 'docs/operations.md'])('are in every server command of the code blocks of %s', (file) => {
@@ -29,5 +33,8 @@ describe("the server's V8 options", () => {
     const commands = blocks.flatMap((block) => block.match(/^.*node .*(main\.js|start\.mjs).*$/gm) ?? []);
     expect(commands.length).toBeGreaterThan(0);
     for (const command of commands) for (const option of options) expect(command).toContain(option);
+    // Each command's block gives the process the same environment, on the command or exported before it.
+    for (const block of blocks.filter((text) => /node .*(main\.js|start\.mjs)/.test(text)))
+      for (const variable of variables) expect(block).toMatch(new RegExp(`(^|\\s)(export )?${variable}\\b`));
   });
 });
