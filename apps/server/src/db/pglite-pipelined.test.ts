@@ -129,4 +129,40 @@ describe('PGlite with pipelined, prepared queries', () => {
       (await client.query<{ n: number }>("select count(*)::int as n from items where id like 'turn-%'")).rows[0]?.n,
     ).toBe(3);
   });
+
+  it('gives no more turns away once a query outside the transaction waits for it', async () => {
+    const seen: number[] = [];
+    let turns = 0;
+    const onIo = () => {
+      turns += 1;
+      if (turns < 1000) setImmediate(onIo);
+    };
+    setImmediate(onIo);
+    let outside: Promise<unknown> = Promise.resolve();
+    await client.transaction(async (tx) => {
+      for (let i = 0; i < 4; i += 1) {
+        await tx.query('insert into items (id, n) values ($1, $2)', [`wait-${i}`, i]);
+        seen.push(turns);
+        // A message write comes while the transaction runs: it waits for the commit.
+        if (i === 1) outside = client.query("select count(*)::int as n from items where id like 'wait-%'");
+      }
+    });
+    turns = 1000;
+    expect(seen[1]).toBeGreaterThan(seen[0] ?? 0);
+    // The statements after it ran back to back.
+    expect(seen[3]).toBe(seen[1]);
+    expect(((await outside) as { rows: { n: number }[] }).rows[0]?.n).toBe(4);
+    // With nobody waiting, transactions give turns away again.
+    const again: number[] = [];
+    turns = 0;
+    setImmediate(onIo);
+    await client.transaction(async (tx) => {
+      for (let i = 0; i < 2; i += 1) {
+        await tx.query('select 1');
+        again.push(turns);
+      }
+    });
+    turns = 1000;
+    expect(again[1]).toBeGreaterThan(again[0] ?? 0);
+  });
 });

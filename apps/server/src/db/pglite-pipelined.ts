@@ -118,12 +118,16 @@ const runPipelined = async <T>(
  * settled, so without it a whole transaction (metering's: the lock, the usage logs, the debit, the
  * commit) would run in one block, during which no request moves. With it, requests that need no
  * database meanwhile (most of a chat turn waits for the model) go on between its statements.
+ * Once a query outside the transaction is waiting for it (a chat turn's message write), the rest
+ * of the transaction runs without those turns: the waiting query can only run after the commit,
+ * and every turn given away stretched its wait (at a chat's pace, a message write behind
+ * metering's transaction waited 20 ms in the slowest tenth, 12 to 14 ms without the turns).
  */
-const pipelinedTransaction = (client: PGlite, tx: Transaction): Transaction =>
+const pipelinedTransaction = (client: PGlite, tx: Transaction, othersWaiting: () => boolean): Transaction =>
   Object.create(tx, {
     query: {
       value: async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
-        await nextTurn();
+        if (!othersWaiting()) await nextTurn();
         if (tx.closed) throw new Error('Transaction is closed');
         return client._runExclusiveQuery(() => runPipelined<T>(client, text, params, options));
       },
@@ -132,16 +136,27 @@ const pipelinedTransaction = (client: PGlite, tx: Transaction): Transaction =>
 
 /** The PGlite instance with `query` (also within transactions) pipelined; everything else is PGlite's own. */
 export const withPipelinedQueries = (client: PGlite): PGlite => {
-  const query = <T>(text: string, params?: unknown[], options?: QueryOptions) =>
-    client._runExclusiveTransaction(() =>
-      client._runExclusiveQuery(async () => {
-        const result = await runPipelined<T>(client, text, params, options);
-        await client.syncToFs();
-        return result;
-      }),
-    );
+  /** Queries outside a transaction waiting for their turn. */
+  let waiting = 0;
+  const query = <T>(text: string, params?: unknown[], options?: QueryOptions) => {
+    waiting += 1;
+    let started = false;
+    return client
+      ._runExclusiveTransaction(() => {
+        started = true;
+        waiting -= 1;
+        return client._runExclusiveQuery(async () => {
+          const result = await runPipelined<T>(client, text, params, options);
+          await client.syncToFs();
+          return result;
+        });
+      })
+      .finally(() => {
+        if (!started) waiting -= 1;
+      });
+  };
   const transaction = <T>(callback: (tx: Transaction) => Promise<T>) =>
-    client.transaction((tx) => callback(pipelinedTransaction(client, tx)));
+    client.transaction((tx) => callback(pipelinedTransaction(client, tx, () => waiting > 0)));
   // PGlite keeps its state in private fields: every other member is read from, and bound to, the instance.
   return new Proxy(client, {
     get(target, property) {
