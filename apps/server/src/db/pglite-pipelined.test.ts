@@ -107,21 +107,39 @@ describe('PGlite with pipelined, prepared queries', () => {
     expect((await client.query<{ v: number }>('select $1::int + 0 as v', [5])).rows[0]?.v).toBe(5);
   });
 
-  it('lets the event loop take a turn before each statement of a transaction', async () => {
-    const seen: number[] = [];
-    let turns = 0;
+  /** Counts the event loop's turns (a callback that queues itself with setImmediate) until stopped. */
+  const countTurns = () => {
+    const counter = { turns: 0, stop: () => {} };
+    let running = true;
     const onIo = () => {
-      turns += 1;
-      if (turns < 1000) setImmediate(onIo);
+      if (!running) return;
+      counter.turns += 1;
+      setImmediate(onIo);
+    };
+    counter.stop = () => {
+      running = false;
     };
     setImmediate(onIo);
+    return counter;
+  };
+
+  /** Runs `statements` in one transaction and answers the turns counted after each. */
+  const turnsAfterEach = async (statements: number, text: (i: number) => string, after?: (i: number) => void) => {
+    const counter = countTurns();
+    const seen: number[] = [];
     await client.transaction(async (tx) => {
-      for (let i = 0; i < 3; i += 1) {
-        await tx.query('insert into items (id, n) values ($1, $2)', [`turn-${i}`, i]);
-        seen.push(turns);
+      for (let i = 0; i < statements; i += 1) {
+        await tx.query(text(i));
+        seen.push(counter.turns);
+        after?.(i);
       }
     });
-    turns = 1000;
+    counter.stop();
+    return seen;
+  };
+
+  it('lets the event loop take a turn before each statement of a transaction', async () => {
+    const seen = await turnsAfterEach(3, (i) => `insert into items (id, n) values ('turn-${i}', ${i})`);
     // Other work ran between the statements, not only before or after the whole transaction.
     expect(seen[1]).toBeGreaterThan(seen[0] ?? 0);
     expect(seen[2]).toBeGreaterThan(seen[1] ?? 0);
@@ -131,38 +149,21 @@ describe('PGlite with pipelined, prepared queries', () => {
   });
 
   it('gives no more turns away once a query outside the transaction waits for it', async () => {
-    const seen: number[] = [];
-    let turns = 0;
-    const onIo = () => {
-      turns += 1;
-      if (turns < 1000) setImmediate(onIo);
-    };
-    setImmediate(onIo);
-    let outside: Promise<unknown> = Promise.resolve();
-    await client.transaction(async (tx) => {
-      for (let i = 0; i < 4; i += 1) {
-        await tx.query('insert into items (id, n) values ($1, $2)', [`wait-${i}`, i]);
-        seen.push(turns);
+    let outside: Promise<{ rows: { n: number }[] }> | undefined;
+    const seen = await turnsAfterEach(
+      4,
+      (i) => `insert into items (id, n) values ('wait-${i}', ${i})`,
+      (i) => {
         // A message write comes while the transaction runs: it waits for the commit.
         if (i === 1) outside = client.query("select count(*)::int as n from items where id like 'wait-%'");
-      }
-    });
-    turns = 1000;
+      },
+    );
     expect(seen[1]).toBeGreaterThan(seen[0] ?? 0);
     // The statements after it ran back to back.
     expect(seen[3]).toBe(seen[1]);
-    expect(((await outside) as { rows: { n: number }[] }).rows[0]?.n).toBe(4);
-    // With nobody waiting, transactions give turns away again.
-    const again: number[] = [];
-    turns = 0;
-    setImmediate(onIo);
-    await client.transaction(async (tx) => {
-      for (let i = 0; i < 2; i += 1) {
-        await tx.query('select 1');
-        again.push(turns);
-      }
-    });
-    turns = 1000;
+    expect((await outside)?.rows[0]?.n).toBe(4);
+    // With nobody waiting, a transaction gives turns away again.
+    const again = await turnsAfterEach(2, () => 'select 1');
     expect(again[1]).toBeGreaterThan(again[0] ?? 0);
   });
 });
