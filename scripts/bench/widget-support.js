@@ -187,7 +187,7 @@ export const SERVER_NODE_ARGS =
  * (`MALLOC_ARENA_MAX=8` compares with glibc's default on two cores).
  */
 export const SERVER_ENV = Object.fromEntries(
-  START_WORDS.slice(0, START_WORDS.indexOf('exec'))
+  START_WORDS.filter((word) => /^[A-Z_][A-Z0-9_]*=/.test(word))
     .map((word) => word.split('='))
     .filter(([name]) => process.env[name] === undefined),
 );

@@ -136,24 +136,18 @@ const pipelinedTransaction = (client: PGlite, tx: Transaction, othersWaiting: ()
 
 /** The PGlite instance with `query` (also within transactions) pipelined; everything else is PGlite's own. */
 export const withPipelinedQueries = (client: PGlite): PGlite => {
-  /** Queries outside a transaction waiting for their turn. */
+  /** Queries outside a transaction waiting for their turn (PGlite's lock hands every one its turn). */
   let waiting = 0;
   const query = <T>(text: string, params?: unknown[], options?: QueryOptions) => {
     waiting += 1;
-    let started = false;
-    return client
-      ._runExclusiveTransaction(() => {
-        started = true;
-        waiting -= 1;
-        return client._runExclusiveQuery(async () => {
-          const result = await runPipelined<T>(client, text, params, options);
-          await client.syncToFs();
-          return result;
-        });
-      })
-      .finally(() => {
-        if (!started) waiting -= 1;
+    return client._runExclusiveTransaction(() => {
+      waiting -= 1;
+      return client._runExclusiveQuery(async () => {
+        const result = await runPipelined<T>(client, text, params, options);
+        await client.syncToFs();
+        return result;
       });
+    });
   };
   const transaction = <T>(callback: (tx: Transaction) => Promise<T>) =>
     client.transaction((tx) => callback(pipelinedTransaction(client, tx, () => waiting > 0)));
