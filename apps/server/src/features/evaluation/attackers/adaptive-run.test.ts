@@ -52,6 +52,14 @@ const waitForRun = async (runId: string) => {
     .toBe('completed');
 };
 
+/**
+ * Puts a finished run back to running, to be run here by hand (not by its job). Its job has
+ * ended, and a running run whose job has ended is what the evaluation watch ends as stranded (a
+ * pass of it during the run aborted it), so the run is detached from it, as a run being started is.
+ */
+const resumeByHand = (runId: string) =>
+  t.deps.db.update(evaluationRuns).set({ status: 'running', jobId: null }).where(eq(evaluationRuns.id, runId));
+
 const rowsOf = (runId: string) =>
   t.deps.db.select().from(evaluationConversations).where(eq(evaluationConversations.runId, runId));
 
@@ -126,7 +134,7 @@ describe('adaptive attacks in a run', () => {
       )
       .returning();
     expect(victim).toBeDefined();
-    await t.deps.db.update(evaluationRuns).set({ status: 'running' }).where(eq(evaluationRuns.id, runId));
+    await resumeByHand(runId);
     const from = stub.requests.length;
     await runEvaluation(t.deps, runId);
     const redone = stub.requests.slice(from).filter((request) => request.system.includes('red-team attacker'));
@@ -138,7 +146,7 @@ describe('adaptive attacks in a run', () => {
     expect(new Set(rows.map((row) => row.questionKey)).size).toBe(4);
 
     // Run once more: everything is stored, nothing is asked again.
-    await t.deps.db.update(evaluationRuns).set({ status: 'running' }).where(eq(evaluationRuns.id, runId));
+    await resumeByHand(runId);
     const before = stub.calls();
     await runEvaluation(t.deps, runId);
     expect(stub.calls()).toBe(before);
