@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * SDKs a server at rest does not hold (docs/performance.md, "What a server at rest holds"): the
- * server's code loads them where they are first used (`await import(…)`, or `stripeSdk()`), and
- * imports only their types statically. A static import of one anywhere puts it back in memory at start.
+ * SDKs and libraries a server at rest does not hold (docs/performance.md, "What a server at rest
+ * holds"): the server's code loads them where they are first used (`await import(…)`, or
+ * `onFirstUse` in platform/on-first-use.ts), and imports only their types statically. A static
+ * import of one anywhere puts it back in memory at start.
  */
 const LAZY = [
   'ai',
@@ -22,6 +23,9 @@ const LAZY = [
   'ioredis',
   'pg',
   'pino-pretty',
+  'libphonenumber-js',
+  'papaparse',
+  'parse5',
 ];
 
 const sourceFiles = (dir: string): string[] =>

@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
 import type Stripe from 'stripe';
-
-let loaded: typeof Stripe | undefined;
+import { onFirstUse } from '../../platform/on-first-use';
 
 /**
  * The Stripe SDK, loaded on first use (a client or a webhook check): a server without Stripe
@@ -9,7 +7,4 @@ let loaded: typeof Stripe | undefined;
  * adapters keep their synchronous constructors; Stripe's failures are told apart by their `type`
  * and `statusCode`, never by class, so which of its builds is loaded does not matter.
  */
-export const stripeSdk = (): typeof Stripe => {
-  loaded ??= createRequire(import.meta.url)('stripe') as typeof Stripe;
-  return loaded;
-};
+export const stripeSdk = onFirstUse<typeof Stripe>('stripe');

@@ -1,7 +1,7 @@
 import { SANDBOX_NOTICE, type TCampaign, type TCampaignAudience } from '@switchboard/core';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import Papa from 'papaparse';
 import { type Db, rowsOf, type Tx } from '../../db/client';
+import { papa } from '../../platform/csv';
 import type { Deps } from '../../platform/deps';
 import { AppError } from '../../platform/errors';
 import { sequenceReport } from './campaign-steps';
@@ -204,7 +204,7 @@ export const exportCampaignCsv = async (deps: Deps, subaccountId: string, campai
     .where(eq(campaignRecipients.campaignId, row.id))
     .orderBy(campaignRecipients.phone);
   const iso = (value: Date | null) => value?.toISOString() ?? '';
-  const csv = Papa.unparse({
+  const csv = papa().unparse({
     fields: [
       'phone',
       'name',

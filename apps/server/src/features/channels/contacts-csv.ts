@@ -8,7 +8,7 @@ import {
   type TContactImportReport,
   ZContactTag,
 } from '@switchboard/core';
-import Papa from 'papaparse';
+import { papa } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { toE164 } from './phone';
@@ -45,7 +45,7 @@ const readCsv = (buffer: Buffer): string[][] => {
     throw new AppError('VALIDATION_ERROR', 'The file is not a CSV text file (it holds binary data).', {
       field: 'file',
     });
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
+  const parsed = papa().parse<string[]>(text.replace(/^\uFEFF/, ''), {
     skipEmptyLines: 'greedy',
     preview: CONTACT_IMPORT_MAX_ROWS + 2,
   });

@@ -1,6 +1,10 @@
 import { INVALID_NUMBER_MESSAGE } from '@switchboard/core';
-import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
+import type * as PhoneNumbers from 'libphonenumber-js';
 import { AppError } from '../../platform/errors';
+import { onFirstUse } from '../../platform/on-first-use';
+
+/** libphonenumber-js and its numbering plans: loaded by the first number read. */
+const phoneNumbers = onFirstUse<typeof PhoneNumbers>('libphonenumber-js');
 
 /**
  * A phone number in E.164 (+15555555555), or null. Numbers written without a country code are read
@@ -10,7 +14,7 @@ import { AppError } from '../../platform/errors';
 export const toE164 = (raw: string, defaultCountry = 'US'): string | null => {
   const text = raw.trim();
   if (!text || text.length > 40 || !/^[+\d\s().\-/]+$/.test(text)) return null;
-  const parsed = parsePhoneNumberFromString(text, defaultCountry as CountryCode);
+  const parsed = phoneNumbers().parsePhoneNumberFromString(text, defaultCountry as PhoneNumbers.CountryCode);
   if (!parsed?.isPossible()) return null;
   return parsed.number;
 };

@@ -6,8 +6,8 @@ import {
   ZQuestion,
   ZQuestionCheck,
 } from '@switchboard/core';
-import Papa from 'papaparse';
 import { z } from 'zod';
+import { papa } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import { newKey } from '../../platform/ids';
 import { regexProblem } from './checks';
@@ -70,7 +70,7 @@ export const parseQuestionsCsv = (csv: string): TQuestion[] => {
   if (!text.trim())
     throw invalid('The CSV is empty. Use a header row "question,expected_answer,checks" and one question per row.');
   if (text.includes('\u0000')) throw invalid('This is not a CSV text file (it holds binary data).');
-  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy', preview: QUESTIONS_CSV_MAX_ROWS + 2 });
+  const parsed = papa().parse<string[]>(text, { skipEmptyLines: 'greedy', preview: QUESTIONS_CSV_MAX_ROWS + 2 });
   const broken = parsed.errors.find((error) => error.type === 'Quotes' || error.code === 'InvalidQuotes');
   if (broken) throw invalid(`Row ${(broken.row ?? 0) + 1}: a quoted cell is not closed.`);
   const [header = [], ...rows] = parsed.data.filter((row) => Array.isArray(row));

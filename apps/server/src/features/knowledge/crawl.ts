@@ -1,4 +1,6 @@
-import { type DefaultTreeAdapterMap, parse } from 'parse5';
+import type * as Parse5 from 'parse5';
+import type { DefaultTreeAdapterMap } from 'parse5';
+import { onFirstUse } from '../../platform/on-first-use';
 import { BlockedAddressError, type OutboundPolicy, safeFetch } from '../../platform/outbound';
 
 /**
@@ -21,6 +23,9 @@ export interface CrawlResult {
   /** Pages that could not be read (errors, not HTML, empty). */
   failed: number;
 }
+
+/** The HTML parser, loaded by the first page read. */
+const html5 = onFirstUse<typeof Parse5>('parse5');
 
 const AGENT = 'SwitchboardBot';
 const PAGE_BYTES = 2 * 1024 * 1024;
@@ -122,7 +127,7 @@ const NO_TEXT_KEEP_LINKS = new Set(['nav', 'footer']);
 
 /** The readable text, title and links of an HTML page (an explicit stack: any nesting depth). */
 export const readPage = (html: string, base: URL): { title: string; text: string; links: string[] } => {
-  const document = parse(html);
+  const document = html5().parse(html);
   let title = '';
   const links: string[] = [];
   const out: string[] = [];

@@ -1,8 +1,8 @@
 import type { KnowledgeKind } from '@switchboard/core';
 import mammoth from 'mammoth';
 import { marked, type Token, type Tokens } from 'marked';
-import Papa from 'papaparse';
 import { getDocumentProxy } from 'unpdf';
+import { papa } from '../../platform/csv';
 import { chunkText, type ReadChunk, readChunk } from './chunk';
 import { storedZip, unzipWithin } from './zip-entries';
 
@@ -109,7 +109,7 @@ export const markdownToText = (markdown: string): string =>
 
 /** Each CSV row as "header: value; header: value". */
 const csvToText = (csv: string) => {
-  const parsed = Papa.parse<Record<string, string>>(csv.trim(), { header: true, skipEmptyLines: true });
+  const parsed = papa().parse<Record<string, string>>(csv.trim(), { header: true, skipEmptyLines: true });
   const fields = parsed.meta.fields ?? [];
   return parsed.data
     .map((row) =>
