@@ -18,12 +18,14 @@ RUN node apps/widget/build.mjs \
 
 # --- runtime: the built files, production packages, a non-root user
 FROM node:20-bookworm-slim
-# MALLOC_ARENA_MAX: glibc's memory pools for the server's threads, at most two (docs/performance.md, "Memory").
+# MALLOC_ARENA_MAX: glibc's memory pools for the server's threads, at most two; MALLOC_TRIM_THRESHOLD_: free memory
+# above 1 MiB at the top of glibc's heap goes back to the system (docs/performance.md, "Memory").
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
-    MALLOC_ARENA_MAX=2
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_TRIM_THRESHOLD_=1048576
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /**
- * V8's heap options and glibc's `MALLOC_ARENA_MAX` are read when a process starts, never later (a
+ * V8's heap options and glibc's `MALLOC_ARENA_MAX` and `MALLOC_TRIM_THRESHOLD_` are read when a process starts, never later (a
  * server cannot set them for itself), so every command that starts a server names them: `npm
  * start`, the Dockerfile, and the commands the README and docs/operations.md give for running
  * several processes. The benchmarks read them from package.json.
@@ -18,7 +18,7 @@ describe("the server's process options (V8's and glibc's)", () => {
 
   it('are given by npm start', () => {
     expect(options).toContain('--max-semi-space-size=8');
-    expect(variables).toEqual(['MALLOC_ARENA_MAX=2']);
+    expect(variables).toEqual(['MALLOC_ARENA_MAX=2', 'MALLOC_TRIM_THRESHOLD_=1048576']);
   });
 
   it('are the same in the Dockerfile', () => {
