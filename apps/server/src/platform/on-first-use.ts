@@ -5,7 +5,7 @@ const require = createRequire(import.meta.url);
 /**
  * A package loaded the first time the server uses it, synchronously, instead of when it starts:
  * for packages a server may never need while it runs (Stripe without keys, phone numbers without an
- * SMS channel, CSV, HTML and JSON Schema readers). A server at rest does not hold their code
+ * SMS channel, the CSV and HTML readers). A server at rest does not hold their code
  * (docs/performance.md, "What a server at rest holds"); `import type` gives their types, and
  * platform/lazy-sdks.test.ts keeps a static import from loading them again at start.
  */
