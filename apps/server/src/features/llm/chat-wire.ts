@@ -251,7 +251,12 @@ class Wire implements ChatWire {
       }
     };
     const decoder = new StringDecoder('utf8');
-    let pending = '';
+    /**
+     * The text of an unfinished line, in the pieces it came in: a chunk without a line break is only
+     * kept, so a line that never ends (up to MAX_ANSWER_BYTES) is not joined and searched again
+     * for every chunk, which took seconds of the main thread for 16 MB.
+     */
+    let unfinished: string[] = [];
     let data: string[] = [];
     let size = 0;
     try {
@@ -260,7 +265,11 @@ class Wire implements ChatWire {
         if (size > MAX_ANSWER_BYTES) throw tooLarge();
         // Read to the end even after [DONE]: the connection then goes back to the pool.
         if (done) continue;
-        pending += decoder.write(chunk);
+        const text = decoder.write(chunk);
+        unfinished.push(text);
+        if (!text.includes('\n')) continue;
+        let pending = unfinished.join('');
+        unfinished = [];
         let end = pending.indexOf('\n');
         while (end >= 0 && !done) {
           const line = pending.charCodeAt(end - 1) === 13 ? pending.slice(0, end - 1) : pending.slice(0, end);
@@ -273,6 +282,7 @@ class Wire implements ChatWire {
           }
           end = pending.indexOf('\n');
         }
+        if (pending) unfinished.push(pending);
       }
       if (!done && data.length) onEvent(data.join('\n'));
     } catch (error) {
