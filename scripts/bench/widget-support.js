@@ -182,8 +182,8 @@ export const SERVER_NODE_ARGS =
     : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean);
 
 /**
- * The environment `npm start` gives the server process (glibc's `MALLOC_ARENA_MAX`, read when the
- * process starts: docs/performance.md, "Memory"). A variable set for the benchmark wins
+ * The environment `npm start` gives the server process (glibc's `MALLOC_ARENA_MAX` and
+ * `MALLOC_TRIM_THRESHOLD_`, read when the process starts: docs/performance.md, "Memory"). A variable set for the benchmark wins
  * (`MALLOC_ARENA_MAX=8` compares with glibc's default on two cores).
  */
 export const SERVER_ENV = Object.fromEntries(

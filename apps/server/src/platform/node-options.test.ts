@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /**
- * V8's heap options and glibc's `MALLOC_ARENA_MAX` and `MALLOC_TRIM_THRESHOLD_` are read when a process starts, never later (a
- * server cannot set them for itself), so every command that starts a server names them: `npm
- * start`, the Dockerfile, and the commands the README and docs/operations.md give for running
- * several processes. The benchmarks read them from package.json.
+ * V8's heap options and glibc's `MALLOC_ARENA_MAX` and `MALLOC_TRIM_THRESHOLD_` are read when a
+ * process starts, never later (a server cannot set them for itself), so every command that starts
+ * a server names them: `npm start`, the Dockerfile, and the commands the README and
+ * docs/operations.md give for running several processes. The benchmarks read them from package.json.
  */
 describe("the server's process options (V8's and glibc's)", () => {
   const start: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
