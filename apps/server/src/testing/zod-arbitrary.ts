@@ -47,15 +47,28 @@ const lengthBounds = (def: Def, fallbackMax: number) => {
   return { min, max: Number.isFinite(max) ? max : Math.max(min, fallbackMax) };
 };
 
+/** Past this length a string is a short random piece repeated: drawing each character costs seconds. */
+const DRAWN_LENGTH = 256;
+
+/** A string of exactly `length` characters. */
+const stringOfLength = (length: number): fc.Arbitrary<string> =>
+  length <= DRAWN_LENGTH
+    ? fc.string({ unit: 'grapheme-ascii', minLength: length, maxLength: length })
+    : fc
+        .string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 64 })
+        .map((piece) => piece.repeat(Math.ceil(length / piece.length)).slice(0, length));
+
 /** Strings of exactly the edge lengths, and some in between. */
 const edgeString = (min: number, max: number): fc.Arbitrary<string> => {
   const word = fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: Math.min(max, min + 12) });
-  const longest = fc.string({ unit: 'grapheme-ascii', minLength: max, maxLength: max });
-  const shortest = fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: min });
   const letters = fc
-    .string({ unit: fc.constantFrom(...'abcdefghij'), minLength: Math.max(min, 1), maxLength: max })
+    .string({
+      unit: fc.constantFrom(...'abcdefghij'),
+      minLength: Math.max(min, 1),
+      maxLength: Math.min(max, min + DRAWN_LENGTH),
+    })
     .filter((value) => value.length >= min);
-  return fc.oneof(shortest, longest, word, letters);
+  return fc.oneof(stringOfLength(min), stringOfLength(max), word, letters);
 };
 
 const stringArbitrary = (def: Def): fc.Arbitrary<string> => {
@@ -105,7 +118,13 @@ const numberArbitrary = (def: Def): fc.Arbitrary<number> => {
     if (check.check === 'greater_than') min = (check.value as number) + (check.inclusive ? 0 : 1);
     if (check.check === 'less_than') max = (check.value as number) - (check.inclusive ? 0 : 1);
   }
-  const integer = def.format === 'safeint' || def.format === 'int32' || def.format === 'uint32';
+  const formats = [
+    def.format,
+    ...checksOf(def)
+      .filter((check) => check.check === 'number_format')
+      .map((check) => check.format),
+  ];
+  const integer = formats.some((format) => format === 'safeint' || format === 'int32' || format === 'uint32');
   if (integer) {
     const [low, high] = [Math.ceil(min), Math.floor(max)];
     return fc.oneof(fc.constant(low), fc.constant(high), fc.integer({ min: low, max: high }));
@@ -113,7 +132,24 @@ const numberArbitrary = (def: Def): fc.Arbitrary<number> => {
   return fc.oneof(fc.constant(min), fc.constant(max), fc.double({ min, max, noNaN: true, noDefaultInfinity: true }));
 };
 
+/** Whether the walker cannot read all of a node's rules: a `.refine` or `.superRefine` on it. */
+const isRefined = (schema: AnySchema) => checksOf(defOf(schema)).some((check) => check.check === 'custom');
+
+/**
+ * A refined node draws a few candidates and keeps the first its schema accepts, so a refused value
+ * is drawn again where it stands, not with the whole payload around it. When none is accepted (a
+ * refinement no random value meets, such as a known id), the first is kept: an array drops it, and
+ * anywhere else the payload's own filter refuses it.
+ */
 const walk = (schema: AnySchema, depth: number): fc.Arbitrary<unknown> => {
+  const arbitrary = walkShape(schema, depth);
+  if (!isRefined(schema)) return arbitrary;
+  return fc
+    .array(arbitrary, { minLength: 3, maxLength: 3 })
+    .map((candidates) => candidates.find((value) => schema.safeParse(value).success) ?? candidates[0]);
+};
+
+const walkShape = (schema: AnySchema, depth: number): fc.Arbitrary<unknown> => {
   const def = defOf(schema);
   switch (def.type) {
     case 'string':
@@ -160,11 +196,15 @@ const walk = (schema: AnySchema, depth: number): fc.Arbitrary<unknown> => {
       return depth > 3 ? fc.constant(undefined) : walk((def.getter as () => AnySchema)(), depth + 1);
     case 'array': {
       const { min, max } = lengthBounds(def, 4);
-      const element = walk(def.element as AnySchema, depth + 1);
-      return fc.oneof(
+      const elementSchema = def.element as AnySchema;
+      const element = walk(elementSchema, depth + 1);
+      const arrays = fc.oneof(
         fc.array(element, { minLength: min, maxLength: Math.min(max, min + 3) }),
         fc.array(element, { minLength: Math.min(max, 25), maxLength: Math.min(max, 25) }),
       );
+      return isRefined(elementSchema)
+        ? arrays.map((items) => items.filter((item) => elementSchema.safeParse(item).success))
+        : arrays;
     }
     case 'tuple':
       return fc.tuple(...(def.items ?? []).map((item) => walk(item, depth + 1)));
