@@ -4,6 +4,7 @@ import { marked, type Token, type Tokens } from 'marked';
 import { getDocumentProxy } from 'unpdf';
 import { papa } from '../../platform/csv';
 import { chunkText, type ReadChunk, readChunk } from './chunk';
+import { assertPdfStreamsWithin } from './pdf-streams';
 import { storedZip, unzipWithin } from './zip-entries';
 
 export type { ReadChunk } from './chunk';
@@ -12,7 +13,7 @@ export type { ReadChunk } from './chunk';
  * Reading an uploaded document: its plain text, in chunks ready for retrieval. Runs in a worker
  * thread (extract.ts), never on the server's main thread. Images and legacy .doc files are accepted
  * (spec file check) but carry no readable text; they are kept without chunks. `maxUnpackedBytes`
- * bounds what a DOCX unpacks to (zip-entries.ts).
+ * bounds what a DOCX unpacks to (zip-entries.ts) and each stream of a PDF (pdf-streams.ts).
  */
 
 export const extractDocumentText = async (
@@ -22,6 +23,7 @@ export const extractDocumentText = async (
 ): Promise<string> => {
   switch (kind) {
     case 'pdf':
+      assertPdfStreamsWithin(buffer, maxUnpackedBytes);
       return pdfText(buffer);
     case 'docx':
       return (await mammoth.extractRawText({ buffer: storedZip(unzipWithin(buffer, maxUnpackedBytes, isDocxText)) }))
