@@ -46,7 +46,7 @@ test('an agency adds an MCP server, enables one of its tools on an agent and see
     const agentId = agentPath.split('/').at(-1) ?? '';
 
     await page.goto('/integrations/mcp');
-    await expect(page.getByRole('heading', { level: 1, name: 'MCP servers' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'MCP servers', exact: true })).toBeVisible();
     const form = page.getByRole('form', { name: 'Add an MCP server' });
 
     // An address inside the network that the setting does not list is refused, naming the field.
