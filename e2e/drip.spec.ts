@@ -70,7 +70,7 @@ test('an SMS sequence on the sandbox: two steps, a reply takes one contact out, 
   await expect(thread.getByText('Hi Dana, welcome to Harbor Dental! Reply to book.')).toBeVisible();
   await page.getByLabel('Message', { exact: true }).fill('Yes, Tuesday please');
   await page.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(thread.getByText('Yes, Tuesday please')).toBeVisible();
+  await expect(thread.getByText('Yes, Tuesday please', { exact: true })).toBeVisible();
 
   await openTab(page, 'Campaigns');
   await page.getByRole('button', { name: /Drip welcome/ }).click();
