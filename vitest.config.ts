@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
@@ -34,20 +37,20 @@ class LongFilesFirst extends BaseSequencer {
 }
 
 /**
- * The server's test files each start the whole app, and importing its modules took most of a file's
- * time (about 4 s of a loaded run's 7): they share a worker's imported modules instead of importing
- * them again (`isolate: false`). Each file still opens its own database, Redis prefix and app, and a
- * module's state is keyed by ids no two files share. A file that replaces a module (vi.mock) or a
- * global (timers, environment) runs isolated, as do the web app's, the widget's and the packages'.
+ * The server's test files each start the whole app, and importing its modules was most of a file's
+ * own work (vitest's summed import time 987 s in a loaded 15-minute run): they share a worker's
+ * imported modules instead of importing them again (`isolate: false`). Each file still opens its
+ * own database, Redis prefix and app, and a module's state is keyed by ids no two files share. A
+ * file that replaces a module or a global (`vi.mock`, timers, environment, spies) is found by
+ * reading it and runs isolated, as do the web app's, the widget's and the packages' files.
  */
 const SERVER_TESTS = 'apps/server/src/**/*.test.ts';
-const ISOLATED_SERVER_TESTS = [
-  'apps/server/src/platform/event-bus-pg.test.ts',
-  'apps/server/src/platform/ttl-cache.test.ts',
-  'apps/server/src/features/domains/domains.test.ts',
-  'apps/server/src/features/domains/recheck.test.ts',
-  'apps/server/src/features/health/health.test.ts',
-];
+const REPLACES_MODULE_OR_GLOBAL = /\bvi\.(mock|doMock|resetModules|stubGlobal|stubEnv|spyOn|useFakeTimers)\b/;
+const root = path.dirname(fileURLToPath(import.meta.url));
+const ISOLATED_SERVER_TESTS = readdirSync(path.join(root, 'apps/server/src'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => `apps/server/src/${file}`)
+  .filter((file) => REPLACES_MODULE_OR_GLOBAL.test(readFileSync(path.join(root, file), 'utf8')));
 
 export default defineConfig({
   test: {
@@ -60,7 +63,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'server', include: [SERVER_TESTS], exclude: ISOLATED_SERVER_TESTS, isolate: false },
+        test: {
+          name: 'server',
+          include: [SERVER_TESTS],
+          exclude: [...configDefaults.exclude, ...ISOLATED_SERVER_TESTS],
+          isolate: false,
+        },
       },
       {
         extends: true,
