@@ -44,13 +44,14 @@ class LongFilesFirst extends BaseSequencer {
  * file that replaces a module or a global (`vi.mock`, timers, environment, spies) is found by
  * reading it and runs isolated, as do the web app's, the widget's and the packages' files.
  */
-const SERVER_TESTS = 'apps/server/src/**/*.test.ts';
 const REPLACES_MODULE_OR_GLOBAL = /\bvi\.(mock|doMock|resetModules|stubGlobal|stubEnv|spyOn|useFakeTimers)\b/;
 const root = path.dirname(fileURLToPath(import.meta.url));
-const ISOLATED_SERVER_TESTS = readdirSync(path.join(root, 'apps/server/src'), { recursive: true, encoding: 'utf8' })
+const serverTests = readdirSync(path.join(root, 'apps/server/src'), { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.test.ts'))
-  .map((file) => `apps/server/src/${file}`)
-  .filter((file) => REPLACES_MODULE_OR_GLOBAL.test(readFileSync(path.join(root, file), 'utf8')));
+  .map((file) => `apps/server/src/${file}`);
+const SHARED_SERVER_TESTS = serverTests.filter(
+  (file) => !REPLACES_MODULE_OR_GLOBAL.test(readFileSync(path.join(root, file), 'utf8')),
+);
 
 export default defineConfig({
   test: {
@@ -65,8 +66,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
-          include: [SERVER_TESTS],
-          exclude: [...configDefaults.exclude, ...ISOLATED_SERVER_TESTS],
+          include: SHARED_SERVER_TESTS,
           isolate: false,
         },
       },
@@ -75,13 +75,12 @@ export default defineConfig({
         test: {
           name: 'isolated',
           include: [
-            ...ISOLATED_SERVER_TESTS,
             'packages/*/src/**/*.test.ts',
-            'apps/web/src/**/*.test.ts',
-            'apps/web/src/**/*.test.tsx',
-            'apps/widget/src/**/*.test.ts',
+            'apps/*/src/**/*.test.ts',
+            'apps/*/src/**/*.test.tsx',
             'scripts/**/*.test.ts',
           ],
+          exclude: [...configDefaults.exclude, ...SHARED_SERVER_TESTS],
         },
       },
     ],

@@ -27,4 +27,10 @@ describe("a PDF's streams counted before pdf.js inflates them", () => {
     );
     expect(() => assertPdfStreamsWithin(damaged, MB)).not.toThrow();
   });
+
+  it('finds the dictionary of a stream after many bare stream keywords', () => {
+    const padding = Buffer.from('stream\n'.repeat(10_000), 'latin1');
+    expect(() => assertPdfStreamsWithin(Buffer.concat([padding, pdfOf('Hello', 2)]), MB)).toThrow(UnpackLimitError);
+    expect(() => assertPdfStreamsWithin(padding, MB)).not.toThrow();
+  });
 });

@@ -28,12 +28,17 @@ const OBJECT = Buffer.from('obj');
 /** How far before `stream` its dictionary is looked for. */
 const DICTIONARY_REACH = 4096;
 
-/** The raw deflate data of each stream whose first filter is FlateDecode (its zlib header skipped). */
+/**
+ * The raw deflate data of each stream whose first filter is FlateDecode (its zlib header skipped).
+ * A stream's dictionary is looked for after the previous stream keyword only, so the file is read
+ * about once however many `stream` keywords it holds.
+ */
 function* flateStreams(pdf: Buffer): Generator<Buffer> {
   let from = 0;
   for (;;) {
     const at = pdf.indexOf(STREAM, from);
     if (at < 0) return;
+    const after = from;
     from = at + STREAM.length;
     // `endstream` contains `stream`; a keyword starts after a delimiter or whitespace.
     if (at >= 3 && pdf.subarray(at - 3, at).toString('latin1') === 'end') continue;
@@ -42,7 +47,8 @@ function* flateStreams(pdf: Buffer): Generator<Buffer> {
     if (pdf[start] !== 0x0a) continue;
     start += 1;
     // The stream's dictionary: from its object's `obj` keyword (nested dictionaries included).
-    const dictionary = pdf.subarray(Math.max(pdf.lastIndexOf(OBJECT, at), at - DICTIONARY_REACH, 0), at);
+    const reach = pdf.subarray(Math.max(after, at - DICTIONARY_REACH), at);
+    const dictionary = reach.subarray(Math.max(reach.lastIndexOf(OBJECT), 0));
     if (!/\/Filter\s*\[?\s*\/(FlateDecode|Fl)\b/.test(dictionary.toString('latin1'))) continue;
     const end = pdf.indexOf(END_STREAM, start);
     const data = pdf.subarray(start, end < 0 ? pdf.length : end);
