@@ -29,6 +29,7 @@ const BUILD_INPUTS = [
   'apps/server/src',
   'apps/server/drizzle',
   'apps/server/build.mjs',
+  'apps/server/bundle-options.mjs',
   'apps/web/src',
   'apps/web/public',
   'apps/web/index.html',

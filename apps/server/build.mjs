@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
+import { serverBundleOptions } from './bundle-options.mjs';
 
 /**
  * Bundles the server (with @switchboard/core inlined) into apps/server/dist/main.js, and the
  * worker threads of tasks on uploads (platform/worker-task.ts) beside it: the document reader's
  * into dist/extract-worker.js, the contacts CSV import's into dist/contacts-import-worker.js.
  */
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@switchboard/'));
-
 await build({
   entryPoints: {
     main: new URL('./src/main.ts', import.meta.url).pathname,
@@ -16,10 +14,7 @@ await build({
     'contacts-import-worker': new URL('./src/features/channels/contacts-import-worker.ts', import.meta.url).pathname,
   },
   outdir: new URL('./dist', import.meta.url).pathname,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
+  ...serverBundleOptions,
   // Stack traces are mapped by the source map (`npm start` enables them), which names the
   // sources in apps/server/src without carrying their text: Node parses a loaded module's map
   // whole and keeps it for the process's life, and the script's own text is kept too, so both
@@ -27,8 +22,6 @@ await build({
   sourcemap: true,
   sourcesContent: false,
   minifyWhitespace: true,
-  external: [...external, ...external.map((name) => `${name}/*`)],
-  logLevel: 'warning',
 });
 
 /**

@@ -45,14 +45,21 @@ type Answer = { result: unknown } | { refused: { message: string; field?: string
 export const taskEntry = (callerUrl: string, name: string): URL =>
   new URL(`./${name}.${callerUrl.endsWith('.ts') ? 'ts' : 'js'}`, callerUrl);
 
-/** Starts TypeScript workers through tsx (see worker-task.dev.mjs). */
-const TYPESCRIPT_LOADER = new URL('./worker-task.dev.mjs', import.meta.url);
+/**
+ * A TypeScript worker module's bundle, made on first use (worker-task.dev.mjs). Imported by a
+ * computed name, so the server's own bundle neither includes it nor its bundler.
+ */
+const DEV_BUNDLER = new URL('./worker-task.dev.mjs', import.meta.url).href;
+const startable = async (entry: URL): Promise<URL> => {
+  if (!entry.pathname.endsWith('.ts')) return entry;
+  const { taskBundle } = (await import(DEV_BUNDLER)) as { taskBundle: (source: string) => Promise<URL> };
+  return taskBundle(entry.href);
+};
 
 /** Runs the task of the worker module `entry` on `input` (copied to the thread) within `limits`. */
-export const runTask = <T>(entry: URL, input: unknown, limits: TaskLimits): Promise<T> => {
-  const typescript = entry.pathname.endsWith('.ts');
-  const worker = new Worker(typescript ? TYPESCRIPT_LOADER : entry, {
-    workerData: { input, source: typescript ? entry.href : undefined },
+export const runTask = async <T>(entry: URL, input: unknown, limits: TaskLimits): Promise<T> => {
+  const worker = new Worker(await startable(entry), {
+    workerData: { input },
     resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: 32 },
   });
   return new Promise<T>((resolve, reject) => {
