@@ -1,12 +1,13 @@
 // A task's worker when the server runs from its TypeScript sources (tests, npm run dev): the
 // worker module is bundled with esbuild as the build bundles it (bundle-options.mjs) into
-// node_modules/.cache beside the server's package, once per process and content, and the thread
-// starts that bundle. Starting each thread through a TypeScript loader instead compiled the
+// node_modules/.cache beside the server's package, and the thread starts that bundle. A process
+// bundles a module once and again only when one of the bundle's source files changed (an edit
+// during npm run dev). Starting each thread through a TypeScript loader instead compiled the
 // worker's modules again in every thread (about 1.5 s of CPU a task). The built server starts the
 // bundles in dist/ and never loads this file.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -14,12 +15,16 @@ import { serverBundleOptions } from '../../bundle-options.mjs';
 
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/switchboard-tasks/', import.meta.url));
 
-/** @type {Map<string, Promise<URL>>} */
+/** @type {Map<string, Promise<{ url: URL, sources: Map<string, number> }>>} */
 const bundles = new Map();
+
+/** The modification time of each of a bundle's source files. */
+const modified = async (files) =>
+  new Map(await Promise.all(files.map(async (file) => [file, (await stat(file)).mtimeMs])));
 
 const bundle = async (source) => {
   const entry = fileURLToPath(source);
-  const result = await build({ ...serverBundleOptions, entryPoints: [entry], write: false });
+  const result = await build({ ...serverBundleOptions, entryPoints: [entry], write: false, metafile: true });
   const code = result.outputFiles[0].contents;
   const name = `${path.basename(entry, '.ts')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
   const file = path.join(CACHE, name);
@@ -30,18 +35,30 @@ const bundle = async (source) => {
     await writeFile(partial, code);
     await rename(partial, file);
   }
-  return pathToFileURL(file);
+  return {
+    url: pathToFileURL(file),
+    sources: await modified(Object.keys(result.metafile.inputs).map((input) => path.resolve(input))),
+  };
 };
 
-/** The bundle of the TypeScript worker module at `source` (a file URL), made on first use. */
-export const taskBundle = (source) => {
-  let made = bundles.get(source);
-  if (!made) {
-    made = bundle(source).catch((error) => {
-      bundles.delete(source);
-      throw error;
-    });
-    bundles.set(source, made);
+const changed = async (sources) => {
+  try {
+    const now = await modified([...sources.keys()]);
+    return [...sources].some(([file, mtime]) => now.get(file) !== mtime);
+  } catch {
+    return true;
   }
-  return made;
+};
+
+/** The bundle of the TypeScript worker module at `source` (a file URL), made again when one of its files changed. */
+export const taskBundle = async (source) => {
+  let made = bundles.get(source);
+  if (made && (await changed((await made).sources))) made = undefined;
+  if (!made) {
+    const making = bundle(source);
+    bundles.set(source, making);
+    making.catch(() => bundles.get(source) === making && bundles.delete(source));
+    made = making;
+  }
+  return (await made).url;
 };
