@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectAccessible, signIn } from './support';
 
 /** The plan, checkout and credits journey on the sandbox payment provider. */

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import twilio from 'twilio';
 import {
   startTwilioStub,
@@ -6,6 +6,7 @@ import {
   TEST_AUTH_TOKEN,
   type TwilioStub,
 } from '../apps/server/src/testing/twilio-stub';
+import { expect, test } from './fixtures';
 import { CHANNELS_CLINIC, DEMO_USERS, expectAccessible, ownSubaccount, signIn } from './support';
 
 const SENDER = '+15005550006';

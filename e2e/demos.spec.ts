@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, expectAccessible, signIn } from './support';
 
 /**

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { connectSandbox, DEMO_USERS, expectAccessible, ownSubaccount, SEQUENCES_CLINIC, signIn } from './support';
 
 const CSV = ['Full Name,Mobile', 'Dana Drip,+1 415 555 3801', 'Eli Drip,+1 415 555 3802'].join('\n');

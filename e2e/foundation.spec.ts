@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { headerTitleFor, WORKSPACE_MAIN_ITEMS, WORKSPACE_RESOURCE_ITEMS } from '@switchboard/core';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, expectAccessible, signIn } from './support';
 
 test('a new visitor signs in from the landing page and lands on New Agent', async ({ page }) => {

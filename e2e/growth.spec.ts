@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, expectAccessible, signIn } from './support';
 
 test('a user finds a help article, sends a support ticket and sees it listed with its status', async ({ page }) => {

@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { expect, test } from '@playwright/test';
 import {
   type GraphStub,
   startGraphStub,
   TEST_META_APP_SECRET,
   TEST_PLATFORM_APP_SECRET,
 } from '../apps/server/src/testing/graph-stub';
+import { expect, test } from './fixtures';
 import { CHANNELS_CLINIC, DEMO_USERS, expectAccessible, ownSubaccount, signIn } from './support';
 
 const GALLERY = {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, expectAccessible, ownSubaccount, signIn } from './support';
 import { addAgent, copyEmbedCode, saveAndDeploy, startHostSite, visitorPage } from './widget-support';
 

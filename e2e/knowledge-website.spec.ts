@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, expectAccessible, signIn, subaccountIdOf } from './support';
 
 test('an agency adds its website as knowledge and the agent answers citing the page', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, expectAccessible, signIn } from './support';
 
 // The first message is one line; code blocks are covered by the renderer's unit test.

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { connectSandbox, DEMO_USERS, expectAccessible, ownSubaccount, SEQUENCES_CLINIC, signIn } from './support';
 
 const CLINIC = SEQUENCES_CLINIC;

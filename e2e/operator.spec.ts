@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, expectAccessible, signIn } from './support';
 
 test('an operator answers a support ticket in the product and the customer reads the reply', async ({ browser }) => {

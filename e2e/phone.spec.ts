@@ -1,5 +1,6 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { headerTitleFor, WORKSPACE_MAIN_ITEMS, WORKSPACE_RESOURCE_ITEMS } from '@switchboard/core';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, expectAccessible, signIn } from './support';
 
 const PHONE = { width: 390, height: 844 };

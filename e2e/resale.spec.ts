@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import Stripe from 'stripe';
 import {
   type AgencyStripeStub,
   startAgencyStripeStub,
 } from '../apps/server/src/features/client-plans/agency-stripe-stub';
+import { expect, test } from './fixtures';
 import { expectAccessible, latestLinkFor, signIn } from './support';
 
 const AGENCY_KEY = 'sk_test_resaleAgency0001';

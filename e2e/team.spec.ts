@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, signIn } from './support';
 
 test('an admin invites, changes a role, removes a member, and the owner stays protected', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, expectAccessible, signIn, subaccountIdOf } from './support';
 
 test('an admin adds a webhook endpoint, sends a test event, reads the log, resends and verifies the signature', async ({

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { DEMO_USERS, signIn } from './support';
 
 type Shape = 'html' | 'react' | 'wordpress' | 'shopify' | 'webflow';

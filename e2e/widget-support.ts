@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, expect, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { expect } from './fixtures';
 
 /** Steps shared by the journeys that put an agent on a website and chat with it as a visitor. */
 

@@ -7,17 +7,16 @@ import { ensureBuild, ensureChromium, ensureDependencies, root } from './lib.mjs
 
 /**
  * Runs every test: unit and integration (vitest, its files in parallel worker processes) and the
- * browser journeys (Playwright) in E2E_GROUPS groups, all at once, each group against a server of
- * its own. The journeys wait on the browser and their server between steps and leave the cores
- * idle for a fifth of their time, which the unit files take up (measured on 2 cores: 11.1 minutes
+ * browser journeys (Playwright, E2E_WORKERS workers, each against a server of its own), all at
+ * once. The journeys wait on the browser and their server between steps and leave the cores idle
+ * for a fifth of their time, which the unit files take up (measured on 2 cores: 11.1 minutes
  * together against 13.0 one after the other); vitest then runs one worker more than cores.
  */
 ensureDependencies();
 const hasBrowser = ensureChromium();
 ensureBuild();
 
-const E2E_GROUPS = Math.max(1, Number(process.env.E2E_GROUPS ?? 2));
-const E2E_PORT = Number(process.env.E2E_PORT ?? 3199);
+const E2E_WORKERS = process.env.E2E_WORKERS ?? '2';
 
 /** Runs a command; with a label, each line of its output is prefixed with it. Resolves to success. */
 const runStep = (args, { label, env = {} } = {}) =>
@@ -67,7 +66,7 @@ const minutes = () => `${((Date.now() - started) / 60_000).toFixed(1)} min`;
 const unitWorkers =
   process.env.VITEST_MAX_WORKERS ?? String(hasBrowser ? availableParallelism() + 1 : availableParallelism() * 2);
 console.log(
-  `\n=== unit and integration tests (${unitWorkers} workers on ${availableParallelism()} cores)${hasBrowser ? ` and browser journeys (${E2E_GROUPS} group(s)), side by side` : ''} ===`,
+  `\n=== unit and integration tests (${unitWorkers} workers on ${availableParallelism()} cores)${hasBrowser ? ` and browser journeys (${E2E_WORKERS} workers), side by side` : ''} ===`,
 );
 const unitRun = runStep(['vitest', 'run'], {
   label: hasBrowser ? 'unit' : undefined,
@@ -77,15 +76,7 @@ const unitRun = runStep(['vitest', 'run'], {
   return passed;
 });
 const e2eRun = hasBrowser
-  ? Promise.all(
-      Array.from({ length: E2E_GROUPS }, (_, index) =>
-        runStep(['playwright', 'test'], {
-          label: `e2e ${index + 1}`,
-          env: { E2E_GROUPS: String(E2E_GROUPS), E2E_GROUP: String(index + 1), E2E_PORT: String(E2E_PORT + index) },
-        }),
-      ),
-    ).then((groups) => {
-      const passed = groups.every(Boolean);
+  ? runStep(['playwright', 'test'], { label: 'e2e', env: { E2E_WORKERS } }).then((passed) => {
       console.log(`\n=== browser journeys ${passed ? 'passed' : 'failed'} after ${minutes()} ===`);
       return passed;
     })
