@@ -30,10 +30,11 @@ export const test = base.extend<object, { journeyServer: string }>({
       const port = FIRST_PORT + workerInfo.parallelIndex;
       const url = `http://localhost:${port}`;
       if (await healthy(url)) throw new Error(`Something already answers on port ${port}: stop it, or set E2E_PORT.`);
-      // As Playwright's own web server: the server's log lines are left out, its errors shown.
+      // As Playwright's own web server: the server's log lines are left out, its errors shown. The
+      // IPC channel closes when this worker ends in any way, and serve.mjs then stops the server.
       const server = spawn(process.execPath, [SERVE], {
         env: { ...process.env, PORT: String(port) },
-        stdio: ['ignore', 'ignore', 'inherit'],
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });
       const exited = new Promise((resolve) => server.once('exit', resolve));
       const deadline = Date.now() + START_TIMEOUT_MS;

@@ -68,6 +68,8 @@ const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, '
   env,
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+// Started by a journeys' worker (e2e/fixtures.ts): its end, however it came, stops the server.
+process.on('disconnect', () => child.kill('SIGTERM'));
 child.on('exit', (code) => {
   dropDatabase()
     .catch(() => undefined)
