@@ -11,7 +11,7 @@ const START_TIMEOUT_MS = 60_000;
 
 const healthy = async (url: string) => {
   try {
-    return (await fetch(`${url}/api/health`)).ok;
+    return (await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) })).ok;
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -55,5 +55,23 @@ describe('runTask on a TypeScript worker module', () => {
     const later = new Date(Date.now() + 5_000);
     utimesSync(helper, later, later);
     expect(await runTask(entry, 'Ada', LIMITS)).toBe('Welcome, Ada');
+  });
+
+  it('removes a module’s bundles of earlier contents written more than a day ago', async () => {
+    const cache = path.join(import.meta.dirname, '../../node_modules/.cache/switchboard-tasks');
+    mkdirSync(cache, { recursive: true });
+    const old = path.join(cache, 'ages-0000000000000000.mjs');
+    const recent = path.join(cache, 'ages-1111111111111111.mjs');
+    const other = path.join(cache, 'other-0000000000000000.mjs');
+    for (const file of [old, recent, other]) writeFileSync(file, '');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    for (const file of [old, other]) utimesSync(file, twoDaysAgo, twoDaysAgo);
+    const file = workerModule('ages', `serveTask(() => ${Date.now()});`);
+    expect(typeof (await runTask(pathToFileURL(file), null, LIMITS))).toBe('number');
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(other)).toBe(true);
+    rmSync(recent);
+    rmSync(other);
   });
 });
