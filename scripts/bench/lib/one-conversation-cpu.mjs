@@ -3,16 +3,19 @@
  * CPU per turn of one conversation, for comparing two builds under the same load: run it twice at
  * once, each with BENCH_SERVER_ENTRY naming a build (apps/server/dist/main.js by default). It starts
  * the built server on a fresh PGlite (or DATABASE_URL), points the demo agent at a stub model that
- * answers after 50 ms, sends 20 turns, rests 12 s, then sends TURNS (400) turns of one conversation
- * through POST /v1/chat/completions and prints the server's CPU per turn, per thread. Not a
+ * answers after 50 ms, sends WARMUP (20) turns, rests REST_MS (12,000) ms, then sends TURNS (400)
+ * turns of one conversation (or shared by CONVERSATIONS at once, back to back) through POST
+ * /v1/chat/completions and prints the server's CPU per turn, per thread. Not a
  * benchmark of its own (`npm run bench` does not run it): node scripts/bench/lib/one-conversation-cpu.mjs
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { call, freePort, signInWithStubAgent, sleep, startBenchServer, startStubModel } from '../widget-support.js';
+import { processFigures } from './process-figures.mjs';
 
 const TURNS = Number(process.env.TURNS ?? 400);
+const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 1);
 const threads = (pid) =>
   Object.fromEntries(
     readdirSync(`/proc/${pid}/task`).map((task) => {
@@ -56,18 +59,24 @@ try {
       thread = answer.headers['x-thread-id'] ?? thread;
     }
   };
-  await conversation(20);
-  await sleep(12_000);
+  await conversation(Number(process.env.WARMUP ?? 20));
+  await sleep(Number(process.env.REST_MS ?? 12_000));
+  const wakes = () =>
+    Number(readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/^voluntary_ctxt_switches:\s+(\d+)/m)?.[1]);
   const before = threads(server.pid);
-  await conversation(TURNS);
+  const wakesBefore = wakes();
+  await Promise.all(Array.from({ length: CONVERSATIONS }, () => conversation(Math.ceil(TURNS / CONVERSATIONS))));
   const after = threads(server.pid);
+  const wakesPerTurn = ((wakes() - wakesBefore) / TURNS).toFixed(1);
   const perTurn = (ticks) => ((ticks * 10) / TURNS).toFixed(2);
   const total = Object.keys(after).reduce((sum, task) => sum + after[task] - (before[task] ?? 0), 0);
   const busy = Object.keys(after)
     .map((task) => [task, after[task] - (before[task] ?? 0)])
     .filter(([, ticks]) => ticks > 0)
     .map(([task, ticks]) => `${task === String(server.pid) ? 'main' : task} ${perTurn(ticks)}`);
-  console.log(`CPU per turn ${perTurn(total)} ms (${TURNS} turns; by thread, ms: ${busy.join(', ')})`);
+  console.log(
+    `CPU per turn ${perTurn(total)} ms (${TURNS} turns; by thread, ms: ${busy.join(', ')}); the main thread woke ${wakesPerTurn} times a turn; RSS ${Math.round(processFigures(server.pid).rss / 2 ** 20)} MB`,
+  );
 } finally {
   await server.stop();
   stub.close();
