@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base } from '@playwright/test';
@@ -6,7 +7,10 @@ import { test as base } from '@playwright/test';
 export { expect } from '@playwright/test';
 
 const FIRST_PORT = Number(process.env.E2E_PORT ?? 3199);
-const SERVE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'serve.mjs');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const SERVE = path.join(HERE, 'serve.mjs');
+/** Where each worker's server writes its log: Playwright's output folder, emptied as a run starts. */
+const LOGS = path.join(HERE, '..', 'test-results');
 const START_TIMEOUT_MS = 60_000;
 
 const healthy = async (url: string) => {
@@ -30,12 +34,16 @@ export const test = base.extend<object, { journeyServer: string }>({
       const port = FIRST_PORT + workerInfo.parallelIndex;
       const url = `http://localhost:${port}`;
       if (await healthy(url)) throw new Error(`Something already answers on port ${port}: stop it, or set E2E_PORT.`);
-      // As Playwright's own web server: the server's log lines are left out, its errors shown. The
-      // IPC channel closes when this worker ends in any way, and serve.mjs then stops the server.
+      // The server's log lines go to test-results/journey-server-<index>.log (appended to by a
+      // worker started again), its errors to the run's output. The IPC channel closes when this
+      // worker ends in any way, and serve.mjs then stops the server.
+      mkdirSync(LOGS, { recursive: true });
+      const log = openSync(path.join(LOGS, `journey-server-${workerInfo.parallelIndex}.log`), 'a');
       const server = spawn(process.execPath, [SERVE], {
         env: { ...process.env, PORT: String(port) },
-        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        stdio: ['ignore', log, 'inherit', 'ipc'],
       });
+      closeSync(log);
       const exited = new Promise((resolve) => server.once('exit', resolve));
       const deadline = Date.now() + START_TIMEOUT_MS;
       while (!(await healthy(url))) {

@@ -43,7 +43,8 @@ const runStep = (args, { label, env = {} } = {}) =>
 
 /**
  * What a failed journey's page showed when it failed (Playwright's error-context.md: the page's
- * accessibility snapshot), so a failure seen only in CI can be read from its log.
+ * accessibility snapshot) and the end of each journeys' server's log, so a failure seen only in
+ * CI can be read from its output.
  */
 function printFailedPages() {
   const dir = path.join(root, 'test-results');
@@ -57,6 +58,13 @@ function printFailedPages() {
     const text = readFileSync(path.join(dir, file), 'utf8');
     const limit = 12_000;
     console.log(`\n=== ${file} ===\n${text.length > limit ? `${text.slice(0, limit)}\n[... cut]` : text}`);
+  }
+  // Each journeys' worker's server log (e2e/fixtures.ts): its end, where a failure's cause usually is.
+  for (const file of files.length ? readdirSync(dir).filter((name) => /^journey-server-\d+\.log$/.test(name)) : []) {
+    const lines = readFileSync(path.join(dir, file), 'utf8').trimEnd().split('\n');
+    console.log(
+      `\n=== test-results/${file}: its last ${Math.min(40, lines.length)} of ${lines.length} lines ===\n${lines.slice(-40).join('\n')}`,
+    );
   }
 }
 

@@ -65,17 +65,19 @@ try {
     Number(readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/^voluntary_ctxt_switches:\s+(\d+)/m)?.[1]);
   const before = threads(server.pid);
   const wakesBefore = wakes();
-  await Promise.all(Array.from({ length: CONVERSATIONS }, () => conversation(Math.ceil(TURNS / CONVERSATIONS))));
+  const turnsEach = Math.ceil(TURNS / CONVERSATIONS);
+  const sent = turnsEach * CONVERSATIONS;
+  await Promise.all(Array.from({ length: CONVERSATIONS }, () => conversation(turnsEach)));
   const after = threads(server.pid);
-  const wakesPerTurn = ((wakes() - wakesBefore) / TURNS).toFixed(1);
-  const perTurn = (ticks) => ((ticks * 10) / TURNS).toFixed(2);
+  const wakesPerTurn = ((wakes() - wakesBefore) / sent).toFixed(1);
+  const perTurn = (ticks) => ((ticks * 10) / sent).toFixed(2);
   const total = Object.keys(after).reduce((sum, task) => sum + after[task] - (before[task] ?? 0), 0);
   const busy = Object.keys(after)
     .map((task) => [task, after[task] - (before[task] ?? 0)])
     .filter(([, ticks]) => ticks > 0)
     .map(([task, ticks]) => `${task === String(server.pid) ? 'main' : task} ${perTurn(ticks)}`);
   console.log(
-    `CPU per turn ${perTurn(total)} ms (${TURNS} turns; by thread, ms: ${busy.join(', ')}); the main thread woke ${wakesPerTurn} times a turn; RSS ${Math.round(processFigures(server.pid).rss / 2 ** 20)} MB`,
+    `CPU per turn ${perTurn(total)} ms (${sent} turns; by thread, ms: ${busy.join(', ')}); the main thread woke ${wakesPerTurn} times a turn; RSS ${Math.round(processFigures(server.pid).rss / 2 ** 20)} MB`,
   );
 } finally {
   await server.stop();
